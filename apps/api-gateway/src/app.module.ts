@@ -1,0 +1,17 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { AuthModule } from '@erp/auth';
+import { authSettingsFrom } from '@erp/bootstrap';
+import { HealthModule } from '@erp/observability';
+import type { GatewayConfig } from './config';
+import { ProxyRegistrar } from './proxy/proxy.registrar';
+
+@Module({})
+export class GatewayAppModule {
+  static forRoot(config: GatewayConfig): DynamicModule {
+    return {
+      module: GatewayAppModule,
+      imports: [AuthModule.forRoot(authSettingsFrom(config), { requireApplicationType: false }), HealthModule.forRoot()],
+      providers: [{ provide: 'GATEWAY_CONFIG', useValue: config }, ProxyRegistrar],
+    };
+  }
+}

@@ -1,0 +1,19 @@
+import { IsOptional, IsUrl } from 'class-validator';
+import { ServiceConfig } from '@erp/bootstrap';
+
+const upstreamUrl = () => IsUrl({ require_tld: false, protocols: ['http', 'https'], require_protocol: true });
+
+/**
+ * The gateway has no database. Each upstream is optional: a service that is not configured simply
+ * has no routes (its paths answer 404), so the gateway can run before every service exists.
+ */
+export class GatewayConfig extends ServiceConfig {
+  override PORT = 3000;
+  override DATABASE_URL = 'postgres://unused/unused';
+
+  @IsOptional() @upstreamUrl() CUSTOMERS_URL?: string;
+  @IsOptional() @upstreamUrl() SUPPLIER_INVOICES_URL?: string;
+  @IsOptional() @upstreamUrl() ATTACHMENTS_URL?: string;
+  @IsOptional() @upstreamUrl() SALES_ORDERS_URL?: string;
+  @IsOptional() @upstreamUrl() WEBHOOKS_URL?: string;
+}

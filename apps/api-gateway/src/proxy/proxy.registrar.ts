@@ -1,0 +1,26 @@
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import type { FastifyInstance } from 'fastify';
+import { TokenVerifier } from '@erp/auth';
+import type { GatewayConfig } from '../config';
+import { proxyPlugin } from './proxy.plugin';
+import { upstreamUrlsFrom } from './routes';
+
+/** Mounts the proxy on the Fastify instance under Nest, next to the gateway's own controllers. */
+@Injectable()
+export class ProxyRegistrar implements OnModuleInit {
+  constructor(
+    private readonly adapterHost: HttpAdapterHost,
+    private readonly verifier: TokenVerifier,
+    @Inject('GATEWAY_CONFIG') private readonly config: GatewayConfig,
+  ) {}
+
+  async onModuleInit(): Promise<void> {
+    const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
+    await fastify.register(proxyPlugin, {
+      upstreams: upstreamUrlsFrom(this.config),
+      verifier: this.verifier,
+      upstreamTimeoutMs: 300_000,
+    });
+  }
+}

@@ -1,0 +1,31 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { AuthModule } from '@erp/auth';
+import { authSettingsFrom } from '@erp/bootstrap';
+import { DatabaseModule } from '@erp/database';
+import { HealthModule } from '@erp/observability';
+import type { CustomersConfig } from './config';
+import { CustomersController } from './customers/customers.controller';
+import { CUSTOMER_SETTINGS, CustomersService } from './customers/customers.service';
+import { CUSTOMERS_ENTITIES, CUSTOMERS_MIGRATIONS } from './database';
+
+@Module({})
+export class CustomersAppModule {
+  static forRoot(config: CustomersConfig): DynamicModule {
+    return {
+      module: CustomersAppModule,
+      imports: [
+        DatabaseModule.forRoot({
+          url: config.DATABASE_URL,
+          entities: CUSTOMERS_ENTITIES,
+          migrations: CUSTOMERS_MIGRATIONS,
+          applicationName: 'customers-v1',
+          poolSize: config.DATABASE_POOL_SIZE,
+        }),
+        AuthModule.forRoot(authSettingsFrom(config), { requireApplicationType: true }),
+        HealthModule.forRoot(),
+      ],
+      controllers: [CustomersController],
+      providers: [CustomersService, { provide: CUSTOMER_SETTINGS, useValue: { maxPageSize: config.CUSTOMER_MAX_PAGE_SIZE } }],
+    };
+  }
+}

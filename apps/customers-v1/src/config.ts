@@ -1,0 +1,14 @@
+import { Transform } from 'class-transformer';
+import { IsInt, Max, Min } from 'class-validator';
+import { ServiceConfig } from '@erp/bootstrap';
+
+export class CustomersConfig extends ServiceConfig {
+  override PORT = 3101;
+
+  /** Default and maximum pageSize of GET /v1/customer (the v1 rule: they are equal). */
+  @Transform(({ value }) => (value === undefined ? undefined : Number(value)))
+  @IsInt()
+  @Min(1)
+  @Max(10000)
+  CUSTOMER_MAX_PAGE_SIZE = 1000;
+}

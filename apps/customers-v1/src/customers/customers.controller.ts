@@ -1,0 +1,73 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Put, Query, Res, UseInterceptors } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import { CompanyId } from '@erp/auth';
+import { V1ValueUnwrapInterceptor } from '@erp/bootstrap';
+import { NotFoundError } from '@erp/errors';
+import { formatEtag, IfMatch, type IfMatchCondition } from '@erp/etag';
+import { CreateCustomerDto, UpdateCustomerDto } from './dto/customer-write.dto';
+import { CustomersService } from './customers.service';
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+const NUMBER_IN_PATH = /^[A-Za-z0-9][A-Za-z0-9._-]{0,29}$/;
+
+/** A number that cannot exist is simply not found; it never reaches SQL. */
+function checkNumber(number: string): string {
+  if (!NUMBER_IN_PATH.test(number)) throw new NotFoundError(`Customer ${number.slice(0, 40)}`);
+  return number;
+}
+
+@Controller('v1/customer')
+@UseInterceptors(V1ValueUnwrapInterceptor)
+export class CustomersController {
+  constructor(private readonly customers: CustomersService) {}
+
+  @Get()
+  async list(
+    @CompanyId() companyId: string,
+    @Query() query: Record<string, string | string[] | undefined>,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<string> {
+    reply.type(JSON_TYPE);
+    return this.customers.list(companyId, query);
+  }
+
+  @Get(':customerNumber')
+  async get(
+    @CompanyId() companyId: string,
+    @Param('customerNumber') number: string,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<string> {
+    const customer = await this.customers.get(companyId, checkNumber(number));
+    reply.type(JSON_TYPE).header('etag', formatEtag(customer.version));
+    return customer.json;
+  }
+
+  @Post()
+  @HttpCode(201)
+  async create(
+    @CompanyId() companyId: string,
+    @Body() dto: CreateCustomerDto,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<string> {
+    const customer = await this.customers.create(companyId, dto);
+    reply
+      .type(JSON_TYPE)
+      .header('etag', formatEtag(customer.version))
+      .header('location', `/v1/customer/${encodeURIComponent(customer.number)}`);
+    return customer.json;
+  }
+
+  /** v1 rule: If-Match is optional; when sent and stale the answer is 412 and nothing changes. */
+  @Put(':customerNumber')
+  @HttpCode(204)
+  async update(
+    @CompanyId() companyId: string,
+    @Param('customerNumber') number: string,
+    @Body() dto: UpdateCustomerDto,
+    @IfMatch() ifMatch: IfMatchCondition | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<void> {
+    const customer = await this.customers.update(companyId, checkNumber(number), dto, ifMatch);
+    reply.header('etag', formatEtag(customer.version));
+  }
+}

@@ -1,0 +1,11 @@
+import 'reflect-metadata';
+import { runService } from '@erp/bootstrap';
+import { CustomersAppModule } from './app.module';
+import { CustomersConfig } from './config';
+
+void runService({
+  name: 'customers-v1',
+  config: CustomersConfig,
+  module: (config) => CustomersAppModule.forRoot(config),
+  errorFamily: 'v1',
+});

@@ -1,0 +1,6 @@
+export * from './auth-settings';
+export * from './token-verifier';
+export * from './authenticate-request';
+export * from './auth.guard';
+export * from './auth.module';
+export * from './dev-tokens';

@@ -1,0 +1,97 @@
+import 'reflect-metadata';
+import { plainToInstance, Transform } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, IsString, IsUrl, Max, Min, MinLength, validateSync } from 'class-validator';
+import { readFileSync } from 'node:fs';
+import { DEV_AUDIENCE, DEV_ISSUER, type AuthSettings } from '@erp/auth';
+
+/** Raised when the environment is wrong; the message names every bad variable. */
+export class ConfigError extends Error {}
+
+/**
+ * Reads and validates configuration from the environment into a class. A wrong or missing
+ * variable stops the process with a message that names it, rather than failing later.
+ */
+export function loadConfig<T extends object>(cls: new () => T, env: NodeJS.ProcessEnv = process.env): T {
+  const config = plainToInstance(cls, { ...env }, { enableImplicitConversion: false, exposeDefaultValues: true });
+  const errors = validateSync(config, { whitelist: false, forbidUnknownValues: false });
+  if (errors.length > 0) {
+    const lines = errors.map((e) => `  ${e.property}: ${Object.values(e.constraints ?? {}).join('; ')}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  return config;
+}
+
+const toInt = ({ value }: { value: unknown }) => (value === undefined || value === '' ? undefined : Number(value));
+
+/** Variables every HTTP service shares. Each app extends it with its own. */
+export class ServiceConfig {
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  PORT = 3000;
+
+  @IsString()
+  HOST = '0.0.0.0';
+
+  /** postgres://user:password@host:port/database of this service's own database. */
+  @IsUrl({ protocols: ['postgres', 'postgresql'], require_tld: false, require_protocol: true })
+  DATABASE_URL!: string;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(200)
+  DATABASE_POOL_SIZE = 10;
+
+  @IsString()
+  @MinLength(1)
+  AUTH_ISSUER = DEV_ISSUER;
+
+  @IsString()
+  @MinLength(1)
+  AUTH_AUDIENCE = DEV_AUDIENCE;
+
+  /** JWKS URL of the identity provider (production). */
+  @IsOptional()
+  @IsUrl({ require_tld: false, protocols: ['http', 'https'] })
+  AUTH_JWKS_URL?: string;
+
+  /** PEM public key (embedded default); or AUTH_PUBLIC_KEY_FILE with a path to one. */
+  @IsOptional()
+  @IsString()
+  AUTH_PUBLIC_KEY?: string;
+
+  @IsOptional()
+  @IsString()
+  AUTH_PUBLIC_KEY_FILE?: string;
+
+  @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+  LOG_LEVEL = 'info';
+
+  @IsOptional()
+  @IsIn(['true', 'false'])
+  LOG_PRETTY?: string;
+
+  /** Largest JSON body accepted, in bytes (413 above it). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1024)
+  BODY_LIMIT_BYTES = 1024 * 1024;
+}
+
+/** Auth settings from the shared variables; fails clearly when no key source is configured. */
+export function authSettingsFrom(config: ServiceConfig): AuthSettings {
+  const publicKeyPem = config.AUTH_PUBLIC_KEY_FILE
+    ? readFileSync(config.AUTH_PUBLIC_KEY_FILE, 'utf8')
+    : config.AUTH_PUBLIC_KEY?.replace(/\\n/g, '\n');
+  if (!config.AUTH_JWKS_URL && !publicKeyPem) {
+    throw new ConfigError('Invalid configuration:\n  AUTH_JWKS_URL: set it, or AUTH_PUBLIC_KEY / AUTH_PUBLIC_KEY_FILE');
+  }
+  return {
+    issuer: config.AUTH_ISSUER,
+    audience: config.AUTH_AUDIENCE,
+    jwksUrl: config.AUTH_JWKS_URL,
+    publicKeyPem: config.AUTH_JWKS_URL ? undefined : publicKeyPem,
+  };
+}

@@ -1,0 +1,94 @@
+import { randomBytes } from 'node:crypto';
+
+import { Client } from 'pg';
+
+import { testServerUrl } from '../test-support/scratch-database';
+import { dropDatabase, ensureDatabase } from './database-admin';
+import { databaseUrlFor } from './database-url';
+
+async function databaseExists(serverUrl: string, name: string): Promise<boolean> {
+  const client = new Client(serverUrl);
+  await client.connect();
+  try {
+    const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    return rowCount === 1;
+  } finally {
+    await client.end();
+  }
+}
+
+describe('ensureDatabase / dropDatabase', () => {
+  const serverUrl = testServerUrl();
+  let name: string;
+
+  beforeEach(() => {
+    name = `test_admin_${randomBytes(5).toString('hex')}`;
+  });
+
+  afterEach(async () => {
+    await dropDatabase(serverUrl, name);
+  });
+
+  it('creates the database and returns a URL that connects to it', async () => {
+    const url = await ensureDatabase(serverUrl, name);
+
+    const client = new Client(url);
+    await client.connect();
+    const { rows } = await client.query<{ db: string }>('SELECT current_database() AS db');
+    await client.end();
+    expect(rows[0]!.db).toBe(name);
+  });
+
+  it('succeeds for every caller when several create the same database at once', async () => {
+    const urls = await Promise.all(Array.from({ length: 6 }, () => ensureDatabase(serverUrl, name)));
+
+    expect(new Set(urls).size).toBe(1);
+    expect(await databaseExists(serverUrl, name)).toBe(true);
+  });
+
+  it('leaves an existing database and its data alone', async () => {
+    const url = await ensureDatabase(serverUrl, name);
+    const client = new Client(url);
+    await client.connect();
+    await client.query('CREATE TABLE kept (id int)');
+    await client.end();
+
+    await ensureDatabase(serverUrl, name);
+
+    const again = new Client(url);
+    await again.connect();
+    const { rowCount } = await again.query(`SELECT 1 FROM pg_tables WHERE tablename = 'kept'`);
+    await again.end();
+    expect(rowCount).toBe(1);
+  });
+
+  it('drops a database even while sessions are connected to it', async () => {
+    const url = await ensureDatabase(serverUrl, name);
+    const session = new Client(url);
+    session.on('error', () => undefined);
+    await session.connect();
+
+    await dropDatabase(serverUrl, name);
+
+    expect(await databaseExists(serverUrl, name)).toBe(false);
+    await session.end().catch(() => undefined);
+  });
+
+  it('does nothing when dropping a database that does not exist', async () => {
+    await expect(dropDatabase(serverUrl, name)).resolves.toBeUndefined();
+  });
+
+  it('refuses to drop the database the server URL itself connects to', async () => {
+    await expect(dropDatabase(databaseUrlFor(serverUrl, 'postgres'), 'postgres')).rejects.toThrow(
+      /Refusing to drop/,
+    );
+  });
+
+  it('fails fast with a clear message when the server does not answer', async () => {
+    const started = Date.now();
+    await expect(ensureDatabase('postgres://postgres:x@127.0.0.1:1/postgres', name)).rejects.toThrow(
+      /Cannot connect to PostgreSQL at postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:1\/postgres/,
+    );
+    expect(Date.now() - started).toBeLessThan(6_000);
+  });
+});

@@ -1,0 +1,108 @@
+import { Client } from 'pg';
+
+import { assertDatabaseName, databaseNameOf, databaseUrlFor, redactUrl } from './database-url';
+
+const ADMIN_APPLICATION_NAME = 'erp-database-admin';
+const CONNECT_TIMEOUT_MS = 5_000;
+/** SQLSTATEs a concurrent CREATE DATABASE of the same name can raise. */
+const DUPLICATE_DATABASE = '42P04';
+const UNIQUE_VIOLATION = '23505';
+/** "source database template1 is being accessed by other users": transient, worth a retry. */
+const OBJECT_IN_USE = '55006';
+
+/**
+ * Creates `database` on the server unless it exists and returns its URL. Safe when several
+ * processes call it at once for the same name (the losers see the winner's database).
+ */
+export async function ensureDatabase(serverUrl: string, database: string): Promise<string> {
+  assertDatabaseName(database);
+  await withAdminClient(serverUrl, async (client) => {
+    for (let attempt = 1; ; attempt++) {
+      if (await databaseExists(client, database)) return;
+      try {
+        await client.query(`CREATE DATABASE ${client.escapeIdentifier(database)}`);
+        return;
+      } catch (error) {
+        const code = sqlStateOf(error);
+        if (code === DUPLICATE_DATABASE || code === UNIQUE_VIOLATION) return;
+        if (code === OBJECT_IN_USE && attempt < 5) {
+          await sleep(200 * attempt);
+          continue;
+        }
+        throw error;
+      }
+    }
+  });
+  return databaseUrlFor(serverUrl, database);
+}
+
+/** Drops `database` if it exists, first terminating every session connected to it. */
+export async function dropDatabase(serverUrl: string, database: string): Promise<void> {
+  assertDatabaseName(database);
+  if (databaseNameOf(serverUrl) === database) {
+    throw new Error(`Refusing to drop "${database}": it is the database the server URL connects to`);
+  }
+  await withAdminClient(serverUrl, async (client) => {
+    const name = client.escapeIdentifier(database);
+    const { rows } = await client.query<{ version: string }>(`SHOW server_version_num`);
+    if (Number(rows[0]?.version) >= 130_000) {
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      return;
+    }
+    // Before PostgreSQL 13: refuse new connections, terminate the open ones, then drop.
+    if (!(await databaseExists(client, database))) return;
+    await client.query(`ALTER DATABASE ${name} WITH ALLOW_CONNECTIONS false`);
+    await client.query(
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()`,
+      [database],
+    );
+    await client.query(`DROP DATABASE IF EXISTS ${name}`);
+  });
+}
+
+/**
+ * Runs `work` with a short-lived client on `url`. Fails fast (a few seconds) when the server does
+ * not answer, with the URL (password redacted) in the message.
+ */
+export async function withAdminClient<T>(url: string, work: (client: Client) => Promise<T>): Promise<T> {
+  const client = new Client({
+    connectionString: url,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    application_name: ADMIN_APPLICATION_NAME,
+  });
+  // A server-side disconnect surfaces on the pending query; this keeps it from being unhandled.
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+  } catch (error) {
+    await client.end().catch(() => undefined);
+    throw new Error(`Cannot connect to PostgreSQL at ${redactUrl(url)}: ${messageOf(error)}`, {
+      cause: error,
+    });
+  }
+  try {
+    return await work(client);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+async function databaseExists(client: Client, database: string): Promise<boolean> {
+  const { rowCount } = await client.query(`SELECT 1 FROM pg_database WHERE datname = $1`, [database]);
+  return (rowCount ?? 0) > 0;
+}
+
+function sqlStateOf(error: unknown): string | undefined {
+  return typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string'
+    ? error.code
+    : undefined;
+}
+
+function messageOf(error: unknown): string {
+  if (error instanceof AggregateError && error.errors.length > 0) return messageOf(error.errors[0]);
+  return error instanceof Error ? error.message || error.constructor.name : String(error);
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,18 @@
+import net from 'node:net';
+
+/** A TCP port on 127.0.0.1 that was free a moment ago (the caller retries if it loses a race). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === 'object' && address
+          ? resolve(address.port)
+          : reject(new Error('No port assigned')),
+      );
+    });
+  });
+}

@@ -1,0 +1,26 @@
+export { databaseNameOf, databaseUrlFor, redactUrl } from './admin/database-url';
+export { dropDatabase, ensureDatabase } from './admin/database-admin';
+export {
+  type ClassReference,
+  CONNECT_TIMEOUT_MS,
+  createDataSource,
+  type DataSourceConfig,
+  dataSourceOptions,
+  DEFAULT_POOL_SIZE,
+  DEFAULT_STATEMENT_TIMEOUT_MS,
+  MIGRATIONS_TABLE_NAME,
+  type PostgresDataSourceOptions,
+} from './data-source/create-data-source';
+export {
+  EMBEDDED_POSTGRES_PASSWORD,
+  EMBEDDED_POSTGRES_USER,
+  type EmbeddedPostgresHandle,
+  type EmbeddedPostgresOptions,
+  startEmbeddedPostgres,
+} from './embedded-postgres/embedded-postgres';
+export { stopOrphanedEmbeddedPostgres } from './embedded-postgres/stale-postmaster';
+export { checkMigrationDrift } from './migrations/migration-drift';
+export { migrateDatabase, runMigrations } from './migrations/run-migrations';
+export { DatabaseModule, type DatabaseModuleOptions } from './nest/database.module';
+export { freePort } from './embedded-postgres/free-port';
+export { queryRows } from './sql/query-rows';

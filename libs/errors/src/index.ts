@@ -1,0 +1,6 @@
+export * from './fault-codes';
+export * from './api-error';
+export * from './to-api-error';
+export * from './render';
+export * from './api-exception.filter';
+export * from './validation';

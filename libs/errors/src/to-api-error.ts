@@ -1,0 +1,89 @@
+import { HttpException } from '@nestjs/common';
+import { ApiError, ServiceUnavailableError } from './api-error';
+import type { FaultKey } from './fault-codes';
+
+/** HTTP statuses raised by the framework itself (routing, body parsing) and the fault they are. */
+const FRAMEWORK_STATUS_FAULTS: Record<number, FaultKey> = {
+  400: 'MalformedBody',
+  404: 'RouteNotFound',
+  405: 'MethodNotAllowed',
+  406: 'NotAcceptable',
+  413: 'PayloadTooLarge',
+  415: 'UnsupportedMediaType',
+  429: 'TooManyRequests',
+  503: 'ServiceUnavailable',
+};
+
+/** Errors meaning "the database is not reachable right now": answered 503 + Retry-After, not 500. */
+const UNAVAILABLE_ERROR_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  '57P01', // admin_shutdown
+  '57P02', // crash_shutdown
+  '57P03', // cannot_connect_now
+  '53300', // too_many_connections
+  '08000',
+  '08001',
+  '08003',
+  '08006', // connection exceptions
+]);
+
+const UNAVAILABLE_MESSAGES = [/Connection terminated/i, /timeout exceeded when trying to connect/i, /connect ECONNREFUSED/i];
+
+function errorCode(err: object): string | undefined {
+  const direct = (err as { code?: unknown }).code;
+  if (typeof direct === 'string') return direct;
+  const driver = (err as { driverError?: { code?: unknown } }).driverError;
+  return typeof driver?.code === 'string' ? driver.code : undefined;
+}
+
+function isDependencyUnavailable(err: object): boolean {
+  const code = errorCode(err);
+  if (code && UNAVAILABLE_ERROR_CODES.has(code)) return true;
+  const message = (err as { message?: unknown }).message;
+  return typeof message === 'string' && UNAVAILABLE_MESSAGES.some((re) => re.test(message));
+}
+
+/**
+ * Turns anything thrown while handling a request into an ApiError. Expected failures already are
+ * ApiErrors; framework errors (Nest HttpException, Fastify parser errors) are mapped by status;
+ * an unreachable database becomes 503; everything else is an internal error whose details stay
+ * in the log, never on the wire.
+ */
+export function toApiError(err: unknown): ApiError {
+  if (err instanceof ApiError) return err;
+  if (err instanceof HttpException) {
+    const fault = FRAMEWORK_STATUS_FAULTS[err.getStatus()];
+    if (fault) return new ApiError(fault, safeFrameworkMessage(fault, err.message), { cause: err });
+    return new ApiError('Internal', 'An unexpected error occurred', { cause: err });
+  }
+  if (err && typeof err === 'object') {
+    const status = (err as { statusCode?: unknown }).statusCode;
+    if (typeof status === 'number' && FRAMEWORK_STATUS_FAULTS[status]) {
+      const fault = FRAMEWORK_STATUS_FAULTS[status];
+      return new ApiError(fault, safeFrameworkMessage(fault, (err as Error).message), { cause: err });
+    }
+    if (isDependencyUnavailable(err)) return new ServiceUnavailableError(undefined, 5);
+  }
+  return new ApiError('Internal', 'An unexpected error occurred', { cause: err });
+}
+
+/** Framework messages name no internals, but keep them short and without stack-like content. */
+function safeFrameworkMessage(fault: FaultKey, message: string): string {
+  switch (fault) {
+    case 'MalformedBody':
+      return `The request body could not be read: ${message.split('\n')[0].slice(0, 200)}`;
+    case 'RouteNotFound':
+      return 'No resource exists at this path';
+    case 'MethodNotAllowed':
+      return 'This method is not allowed on this resource';
+    case 'PayloadTooLarge':
+      return 'The request body is larger than this endpoint accepts';
+    case 'UnsupportedMediaType':
+      return 'The request content type is not supported by this endpoint';
+    default:
+      return message.split('\n')[0].slice(0, 200);
+  }
+}

@@ -1,0 +1,2 @@
+export * from './etag';
+export * from './if-match.decorator';

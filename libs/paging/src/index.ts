@@ -1,0 +1,2 @@
+export * from './v1-paging';
+export * from './v1-date-filter';

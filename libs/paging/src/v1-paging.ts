@@ -1,0 +1,58 @@
+import { ValidationFailedError } from '@erp/errors';
+
+/** The v1 list metadata every record of a page carries. */
+export interface V1ListMetadata {
+  totalCount: number;
+  maxPageSize: number;
+}
+
+export interface V1PageRequest {
+  pageNumber: number;
+  pageSize: number;
+  offset: number;
+  maxPageSize: number;
+}
+
+type QueryValue = string | string[] | undefined;
+
+// Positive integers only; the length cap keeps values inside safe integer range.
+const POSITIVE_INTEGER = /^[1-9]\d{0,8}$/;
+
+function readPositiveInteger(query: Record<string, QueryValue>, name: string): number | undefined {
+  const value = query[name];
+  if (value === undefined) return undefined;
+  if (Array.isArray(value)) throw ValidationFailedError.of(name, 'must be given once');
+  if (!POSITIVE_INTEGER.test(value)) throw ValidationFailedError.of(name, 'must be a positive integer');
+  return Number(value);
+}
+
+/**
+ * v1 paging rules: `pageNumber` is 1-based (default 1); `pageSize` defaults to the endpoint's
+ * maximum, and a larger value is cut to that maximum (not refused). Anything that is not a positive
+ * integer is a 400. Stateless: the page is an offset into a stable, total order.
+ */
+export function parseV1Paging(query: Record<string, QueryValue>, maxPageSize: number): V1PageRequest {
+  const pageNumber = readPositiveInteger(query, 'pageNumber') ?? 1;
+  const pageSize = Math.min(readPositiveInteger(query, 'pageSize') ?? maxPageSize, maxPageSize);
+  return { pageNumber, pageSize, offset: (pageNumber - 1) * pageSize, maxPageSize };
+}
+
+/** The v1 body: a bare array in which every record carries the list metadata. */
+export function withV1Metadata<T extends object>(
+  records: T[],
+  totalCount: number,
+  maxPageSize: number,
+): Array<T & { metadata: V1ListMetadata }> {
+  const metadata = { totalCount, maxPageSize };
+  return records.map((record) => ({ ...record, metadata }));
+}
+
+/**
+ * The same body built from records that are already JSON text (rendered by the database): the
+ * metadata is spliced into each object without parsing it, which keeps large pages cheap.
+ */
+export function v1PageBodyFromJson(recordsJson: string[], totalCount: number, maxPageSize: number): string {
+  const metadata = `"metadata":${JSON.stringify({ totalCount, maxPageSize })}`;
+  const items = recordsJson.map((json) => (json === '{}' ? `{${metadata}}` : `${json.slice(0, -1)},${metadata}}`));
+  return `[${items.join(',')}]`;
+}

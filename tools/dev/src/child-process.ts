@@ -1,0 +1,76 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { REPO_ROOT } from './paths';
+
+export interface SpawnedProcess {
+  name: string;
+  child: ChildProcess;
+  exited: Promise<number | null>;
+  stop(signal?: NodeJS.Signals, timeoutMs?: number): Promise<void>;
+}
+
+/**
+ * Runs a TypeScript entry point of the repo as its own Node process (as in production: one
+ * process per service), prefixing its output with its name. `quiet` drops output unless the
+ * process fails.
+ */
+export function spawnTs(name: string, entry: string, env: NodeJS.ProcessEnv, options: { quiet?: boolean } = {}): SpawnedProcess {
+  const child = spawn(process.execPath, ['-r', '@swc-node/register', join(REPO_ROOT, entry)], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const captured: string[] = [];
+  const forward = (stream: NodeJS.WritableStream) => (chunk: Buffer) => {
+    const text = chunk.toString();
+    if (options.quiet) {
+      captured.push(text);
+      if (captured.length > 200) captured.shift();
+      return;
+    }
+    for (const line of text.split('\n')) if (line) stream.write(`[${name}] ${line}\n`);
+  };
+  child.stdout?.on('data', forward(process.stdout));
+  child.stderr?.on('data', forward(process.stderr));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return {
+    name,
+    child,
+    exited: exited.then((code) => {
+      if (code !== 0 && code !== null && options.quiet) process.stderr.write(`[${name}] exited ${code}:\n${captured.join('')}`);
+      return code;
+    }),
+    async stop(signal: NodeJS.Signals = 'SIGTERM', timeoutMs = 10_000) {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill(signal);
+      const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+/** Runs an entry point to completion; rejects with its output when it fails. */
+export async function runTs(name: string, entry: string, env: NodeJS.ProcessEnv): Promise<void> {
+  const proc = spawnTs(name, entry, env, { quiet: true });
+  const code = await proc.exited;
+  if (code !== 0) throw new Error(`${name} failed with exit code ${code}`);
+}
+
+/** Polls a URL until it answers 200 (a service's /health/ready), or fails after the timeout. */
+export async function waitForReady(url: string, proc: SpawnedProcess, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let exitCode: number | null | undefined;
+  void proc.exited.then((code) => (exitCode = code));
+  while (Date.now() < deadline) {
+    if (exitCode !== undefined) throw new Error(`${proc.name} exited with code ${exitCode} before it was ready`);
+    try {
+      const response = await fetch(url, { signal: AbortSignal.timeout(2000) });
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 150));
+  }
+  throw new Error(`${proc.name} was not ready at ${url} within ${timeoutMs} ms`);
+}
