@@ -1,0 +1,80 @@
+import { ApiKey } from '../protocol/api-keys';
+import { RequestReader } from '../protocol/codec';
+import { ErrorCode } from '../protocol/error-codes';
+import { apiVersionsResponse, createApiVersionsHandler } from './api-versions.handler';
+import { createTopicsHandler } from './create-topics.handler';
+import { deleteGroupsHandler } from './delete-groups.handler';
+import { deleteTopicsHandler } from './delete-topics.handler';
+import { describeGroupsHandler } from './describe-groups.handler';
+import { fetchHandler } from './fetch.handler';
+import { findCoordinatorHandler } from './find-coordinator.handler';
+import { ApiHandler, BrokerContext } from './handler';
+import { heartbeatHandler } from './heartbeat.handler';
+import { initProducerIdHandler } from './init-producer-id.handler';
+import { joinGroupHandler } from './join-group.handler';
+import { leaveGroupHandler } from './leave-group.handler';
+import { listGroupsHandler } from './list-groups.handler';
+import { listOffsetsHandler } from './list-offsets.handler';
+import { metadataHandler } from './metadata.handler';
+import { offsetCommitHandler } from './offset-commit.handler';
+import { offsetFetchHandler } from './offset-fetch.handler';
+import { produceHandler } from './produce.handler';
+import { syncGroupHandler } from './sync-group.handler';
+
+export type { BrokerContext, BrokerNode } from './handler';
+
+export interface RequestHeader {
+  readonly apiKey: number;
+  readonly apiVersion: number;
+  readonly correlationId: number;
+  readonly clientId: string | null;
+}
+
+/** A request we do not implement; Kafka closes the connection in that case, and so do we. */
+export class UnsupportedRequestError extends Error {}
+
+const handlers: readonly ApiHandler[] = [
+  produceHandler,
+  fetchHandler,
+  listOffsetsHandler,
+  metadataHandler,
+  offsetCommitHandler,
+  offsetFetchHandler,
+  findCoordinatorHandler,
+  joinGroupHandler,
+  heartbeatHandler,
+  leaveGroupHandler,
+  syncGroupHandler,
+  describeGroupsHandler,
+  listGroupsHandler,
+  createApiVersionsHandler(() => handlers),
+  createTopicsHandler,
+  deleteTopicsHandler,
+  initProducerIdHandler,
+  deleteGroupsHandler,
+];
+const handlersByKey = new Map<number, ApiHandler>(handlers.map((handler) => [handler.apiKey, handler]));
+
+/** Runs one request (body positioned after the header) and returns the response body, if any. */
+export async function handleRequest(
+  header: RequestHeader,
+  body: RequestReader,
+  broker: BrokerContext,
+  clientHost: string,
+): Promise<Buffer | null> {
+  const { apiKey, apiVersion } = header;
+  const handler = handlersByKey.get(apiKey);
+  if (!handler || apiVersion < handler.minVersion || apiVersion > handler.maxVersion) {
+    // Newer clients open with an ApiVersions version we do not know; answering in v0 lets them downgrade.
+    if (apiKey === ApiKey.ApiVersions)
+      return apiVersionsResponse(0, ErrorCode.UnsupportedVersion, handlers).buffer;
+    throw new UnsupportedRequestError(`API key ${apiKey} version ${apiVersion} is not supported`);
+  }
+  const response = await handler.handle(body, {
+    broker,
+    apiVersion,
+    clientId: header.clientId ?? '',
+    clientHost,
+  });
+  return response ? response.buffer : null;
+}

@@ -1,0 +1,263 @@
+import { randomBytes } from 'node:crypto';
+import { connect } from 'node:net';
+import {
+  committedTotal,
+  ReceivedMessage,
+  sleep,
+  TestResources,
+  valuesOf,
+  waitFor,
+} from './testing/kafkajs-test-kit';
+
+describe('kafka-dev-broker with a kafkajs producer, consumer and admin', () => {
+  const resources = new TestResources();
+
+  afterEach(() => resources.closeAll());
+
+  it('delivers keys, values and headers byte-exact, including binary, null and large values', async () => {
+    const broker = await resources.broker();
+    const kafka = resources.kafka(broker, 'round-trip');
+    const producer = await resources.producer(kafka);
+    const binary = Buffer.from([0x00, 0xff, 0x10, 0x80, 0x7f, 0x00]);
+    const large = randomBytes(300_000);
+    await producer.send({
+      topic: 'round-trip',
+      messages: [
+        {
+          partition: 0,
+          key: Buffer.from([0xde, 0xad, 0xbe, 0xef]),
+          value: binary,
+          headers: { 'content-type': 'application/octet-stream', trace: Buffer.from([1, 2, 0, 255]) },
+        },
+        { partition: 0, key: 'text-key', value: 'héllo wörld ✓' },
+        { partition: 0, key: 'tombstone', value: null },
+        { partition: 0, key: null, value: large },
+      ],
+    });
+
+    const received: ReceivedMessage[] = [];
+    await resources.consumer(kafka, 'reader', {
+      groupId: 'round-trip-readers',
+      topic: 'round-trip',
+      received,
+    });
+    await waitFor('4 messages', () => received.length === 4);
+
+    expect(received.map(({ offset }) => offset)).toEqual(['0', '1', '2', '3']);
+    expect(received[0].key).toEqual(Buffer.from([0xde, 0xad, 0xbe, 0xef]));
+    expect(received[0].value).toEqual(binary);
+    expect(received[0].headers).toEqual({
+      'content-type': Buffer.from('application/octet-stream'),
+      trace: Buffer.from([1, 2, 0, 255]),
+    });
+    expect(received[1].key?.toString()).toBe('text-key');
+    expect(received[1].value?.toString()).toBe('héllo wörld ✓');
+    expect(received[2].value).toBeNull();
+    expect(received[3].key).toBeNull();
+    expect(received[3].value?.equals(large)).toBe(true);
+  });
+
+  it('keeps messages with the same key in order within their partition', async () => {
+    const broker = await resources.broker();
+    const kafka = resources.kafka(broker, 'ordering');
+    const producer = await resources.producer(kafka);
+    const keys = ['order-1', 'order-2', 'order-3', 'order-4', 'order-5', 'order-6'];
+    for (let round = 0; round < 10; round++) {
+      await producer.send({
+        topic: 'orders',
+        messages: keys.map((key) => ({ key, value: `${key}:${round}` })),
+      });
+    }
+
+    const received: ReceivedMessage[] = [];
+    await resources.consumer(kafka, 'reader', { groupId: 'order-readers', topic: 'orders', received });
+    await waitFor('60 messages', () => received.length === 60);
+
+    for (const key of keys) {
+      const forKey = received.filter((message) => message.key?.toString() === key);
+      expect(valuesOf(forKey)).toEqual(Array.from({ length: 10 }, (_, round) => `${key}:${round}`));
+      expect(new Set(forKey.map(({ partition }) => partition)).size).toBe(1);
+    }
+    for (const partition of [0, 1, 2]) {
+      const offsets = received
+        .filter((message) => message.partition === partition)
+        .map(({ offset }) => Number(offset));
+      expect(offsets).toEqual([...offsets].sort((a, b) => a - b));
+      expect(new Set(offsets).size).toBe(offsets.length);
+    }
+  });
+
+  it('accepts an idempotent producer with acks=-1 and stores each batch once, in order', async () => {
+    const broker = await resources.broker();
+    const kafka = resources.kafka(broker, 'idempotent');
+    const producer = await resources.producer(kafka, { idempotent: true, maxInFlightRequests: 1 });
+
+    const baseOffsets: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const [result] = await producer.send({
+        topic: 'ledger',
+        acks: -1,
+        messages: [
+          { partition: 1, value: `debit-${i}` },
+          { partition: 1, value: `credit-${i}` },
+        ],
+      });
+      expect(result.errorCode).toBe(0);
+      baseOffsets.push(result.baseOffset ?? '');
+    }
+    expect(baseOffsets).toEqual(['0', '2', '4', '6', '8']);
+
+    const received: ReceivedMessage[] = [];
+    await resources.consumer(kafka, 'reader', { groupId: 'ledger-readers', topic: 'ledger', received });
+    await waitFor('10 messages', () => received.length === 10);
+    expect(valuesOf(received)).toEqual([0, 1, 2, 3, 4].flatMap((i) => [`debit-${i}`, `credit-${i}`]));
+  });
+
+  it('creates, lists, describes and deletes topics and reports committed offsets through the admin client', async () => {
+    const broker = await resources.broker();
+    const kafka = resources.kafka(broker, 'admin');
+    const admin = await resources.admin(kafka);
+
+    expect(await admin.createTopics({ topics: [{ topic: 'invoices', numPartitions: 5 }] })).toBe(true);
+    expect(await admin.createTopics({ topics: [{ topic: 'invoices', numPartitions: 5 }] })).toBe(false);
+    await expect(
+      admin.createTopics({ topics: [{ topic: 'replicated', replicationFactor: 3 }] }),
+    ).rejects.toThrow();
+    const { topics } = await admin.fetchTopicMetadata({ topics: ['invoices'] });
+    expect(topics[0].partitions.map(({ partitionId, leader }) => [partitionId, leader])).toEqual([
+      [0, 1],
+      [1, 1],
+      [2, 1],
+      [3, 1],
+      [4, 1],
+    ]);
+    expect(await admin.listTopics()).toEqual(['invoices']);
+
+    const producer = await resources.producer(kafka);
+    await producer.send({
+      topic: 'invoices',
+      messages: ['a', 'b', 'c'].map((value) => ({ partition: 2, value })),
+    });
+    const topicOffsets = await admin.fetchTopicOffsets('invoices');
+    expect(topicOffsets.find(({ partition }) => partition === 2)).toMatchObject({ low: '0', high: '3' });
+
+    const received: ReceivedMessage[] = [];
+    await resources.consumer(kafka, 'reader', { groupId: 'invoice-readers', topic: 'invoices', received });
+    await waitFor(
+      'offsets committed',
+      async () => (await committedTotal(admin, 'invoice-readers', 'invoices')) === 3,
+    );
+
+    const [committed] = await admin.fetchOffsets({ groupId: 'invoice-readers', topics: ['invoices'] });
+    expect(committed.partitions.find(({ partition }) => partition === 2)?.offset).toBe('3');
+    expect(committed.partitions.filter(({ offset }) => offset === '-1')).toHaveLength(4);
+    const { groups } = await admin.describeGroups(['invoice-readers']);
+    expect(groups[0]).toMatchObject({ state: 'Stable', protocolType: 'consumer' });
+    expect(groups[0].members).toHaveLength(1);
+    expect((await admin.listGroups()).groups).toEqual([
+      { groupId: 'invoice-readers', protocolType: 'consumer' },
+    ]);
+
+    await admin.deleteTopics({ topics: ['invoices'] });
+    expect(await admin.listTopics()).toEqual([]);
+  });
+
+  it('answers a waiting fetch as soon as a message arrives rather than at maxWaitTime', async () => {
+    const broker = await resources.broker();
+    const kafka = resources.kafka(broker, 'long-poll');
+    const admin = await resources.admin(kafka);
+    await admin.createTopics({ topics: [{ topic: 'quiet', numPartitions: 1 }] });
+    const producer = await resources.producer(kafka);
+    const maxWaitTimeInMs = 1500;
+    const fetchStarts: number[] = [];
+    const fetchDurations: number[] = [];
+
+    const received: ReceivedMessage[] = [];
+    await resources.consumer(kafka, 'reader', {
+      groupId: 'quiet-readers',
+      topic: 'quiet',
+      received,
+      config: { maxWaitTimeInMs, sessionTimeout: 10_000, heartbeatInterval: 100 },
+      beforeRun: (consumer) => {
+        consumer.on(consumer.events.FETCH_START, () => fetchStarts.push(Date.now()));
+        consumer.on(consumer.events.FETCH, ({ payload }) => fetchDurations.push(payload.duration));
+      },
+    });
+
+    // An empty fetch is held for the whole max wait time...
+    await waitFor('a first empty fetch', () => fetchDurations.length >= 1);
+    expect(fetchDurations[0]).toBeGreaterThanOrEqual(maxWaitTimeInMs - 100);
+    expect(fetchDurations[0]).toBeLessThan(maxWaitTimeInMs + 1000);
+
+    // ...but returns as soon as a message is appended.
+    const fetchesSoFar = fetchStarts.length;
+    await waitFor('the next fetch to start', () => fetchStarts.length > fetchesSoFar);
+    await sleep(200);
+    const sentAt = Date.now();
+    await producer.send({ topic: 'quiet', messages: [{ value: 'ping' }] });
+    await waitFor('the message', () => received.length === 1);
+
+    expect(Date.now() - sentAt).toBeLessThan(500);
+  });
+
+  it('lets a producer with retries deliver once a broker stopped with keepState restarts', async () => {
+    const broker = await resources.broker();
+    const port = broker.port;
+    const kafka = resources.kafka(broker, 'outbox', { retry: { initialRetryTime: 100, retries: 10 } });
+    const producer = await resources.producer(kafka, { idempotent: true });
+    await producer.send({ topic: 'outbox', messages: [{ partition: 0, value: 'before' }] });
+
+    await broker.stop({ keepState: true });
+    expect(broker.running).toBe(false);
+    const delivery = producer.send({ topic: 'outbox', messages: [{ partition: 0, value: 'after' }] });
+    await sleep(500);
+    await broker.restart();
+
+    const [result] = await delivery;
+    expect(broker.port).toBe(port);
+    expect(result.baseOffset).toBe('1');
+    const received: ReceivedMessage[] = [];
+    await resources.consumer(kafka, 'reader', { groupId: 'outbox-readers', topic: 'outbox', received });
+    await waitFor('2 messages', () => received.length === 2);
+    expect(received.map(({ offset, value }) => [offset, value?.toString()])).toEqual([
+      ['0', 'before'],
+      ['1', 'after'],
+    ]);
+  });
+
+  it('starts empty after a stop without keepState', async () => {
+    const broker = await resources.broker();
+    const kafka = resources.kafka(broker, 'reset');
+    const producer = await resources.producer(kafka);
+    await producer.send({ topic: 'scratch', messages: [{ value: 'x' }] });
+
+    await broker.stop();
+    await broker.restart();
+
+    const admin = await resources.admin(resources.kafka(broker, 'reset-admin'));
+    expect(await admin.listTopics()).toEqual([]);
+  });
+
+  it('answers an ApiVersions version it does not know in v0 format, so newer clients can downgrade', async () => {
+    const broker = await resources.broker();
+    const request = Buffer.alloc(4 + 10);
+    request.writeInt32BE(10, 0); // size
+    request.writeInt16BE(18, 4); // ApiVersions
+    request.writeInt16BE(99, 6); // a version from the future
+    request.writeInt32BE(7, 8); // correlation id
+    request.writeInt16BE(-1, 12); // null client id
+
+    const response = await new Promise<Buffer>((resolve, reject) => {
+      const socket = connect({ host: '127.0.0.1', port: broker.port }, () => socket.write(request));
+      socket.once('data', (data) => {
+        socket.destroy();
+        resolve(data);
+      });
+      socket.once('error', reject);
+    });
+
+    expect(response.readInt32BE(4)).toBe(7); // correlation id
+    expect(response.readInt16BE(8)).toBe(35); // UNSUPPORTED_VERSION
+    expect(response.readInt32BE(10)).toBeGreaterThan(0); // the supported APIs follow
+  });
+});

@@ -1,0 +1,21 @@
+/** Kafka API keys the dev broker answers (https://kafka.apache.org/protocol#protocol_api_keys). */
+export enum ApiKey {
+  Produce = 0,
+  Fetch = 1,
+  ListOffsets = 2,
+  Metadata = 3,
+  OffsetCommit = 8,
+  OffsetFetch = 9,
+  FindCoordinator = 10,
+  JoinGroup = 11,
+  Heartbeat = 12,
+  LeaveGroup = 13,
+  SyncGroup = 14,
+  DescribeGroups = 15,
+  ListGroups = 16,
+  ApiVersions = 18,
+  CreateTopics = 19,
+  DeleteTopics = 20,
+  InitProducerId = 22,
+  DeleteGroups = 42,
+}

@@ -1,0 +1,126 @@
+import Decoder from 'kafkajs/src/protocol/decoder';
+import Encoder from 'kafkajs/src/protocol/encoder';
+
+/** Thrown when a request does not match the schema we expect; the connection is then closed. */
+export class MalformedRequestError extends Error {}
+
+/**
+ * Typed reader over kafkajs's Decoder for the non-flexible (pre-KIP-482) request encoding, which is
+ * all the dev broker advertises. Arrays are read here (not with Decoder.readArray) because some APIs
+ * give a null array a meaning of its own ("all topics").
+ */
+export class RequestReader {
+  private readonly decoder: Decoder;
+
+  constructor(buffer: Buffer) {
+    this.decoder = new Decoder(buffer);
+  }
+
+  int8(): number {
+    return this.decoder.readInt8();
+  }
+
+  int16(): number {
+    return this.decoder.readInt16();
+  }
+
+  int32(): number {
+    return this.decoder.readInt32();
+  }
+
+  /** Offsets, timestamps and producer ids stay far below 2^53 here, so a number is exact. */
+  int64(): number {
+    return Number(this.decoder.readInt64());
+  }
+
+  boolean(): boolean {
+    return this.decoder.readBoolean();
+  }
+
+  string(): string {
+    const value = this.decoder.readString();
+    if (value === null) throw new MalformedRequestError('unexpected null string');
+    return value;
+  }
+
+  nullableString(): string | null {
+    return this.decoder.readString();
+  }
+
+  /** The returned buffer shares memory with the request; copy it before keeping or changing it. */
+  bytes(): Buffer | null {
+    return this.decoder.readBytes();
+  }
+
+  array<T>(readItem: (reader: RequestReader) => T): T[] {
+    return this.nullableArray(readItem) ?? [];
+  }
+
+  nullableArray<T>(readItem: (reader: RequestReader) => T): T[] | null {
+    const length = this.int32();
+    if (length < 0) return null;
+    const items: T[] = [];
+    for (let i = 0; i < length; i++) items.push(readItem(this));
+    return items;
+  }
+}
+
+/** Fluent writer over kafkajs's Encoder for responses. */
+export class ResponseWriter {
+  private readonly encoder = new Encoder();
+
+  int8(value: number): this {
+    this.encoder.writeInt8(value);
+    return this;
+  }
+
+  int16(value: number): this {
+    this.encoder.writeInt16(value);
+    return this;
+  }
+
+  int32(value: number): this {
+    this.encoder.writeInt32(value);
+    return this;
+  }
+
+  int64(value: number): this {
+    this.encoder.writeInt64(value);
+    return this;
+  }
+
+  boolean(value: boolean): this {
+    this.encoder.writeBoolean(value);
+    return this;
+  }
+
+  string(value: string | null): this {
+    this.encoder.writeString(value);
+    return this;
+  }
+
+  bytes(value: Buffer | null): this {
+    this.encoder.writeBytes(value);
+    return this;
+  }
+
+  /** Raw bytes with no length prefix. */
+  raw(value: Buffer): this {
+    this.encoder.writeBuffer(value);
+    return this;
+  }
+
+  array<T>(items: readonly T[], writeItem: (writer: this, item: T) => void): this {
+    this.encoder.writeInt32(items.length);
+    for (const item of items) writeItem(this, item);
+    return this;
+  }
+
+  int32Array(items: readonly number[]): this {
+    return this.array(items, (writer, item) => writer.int32(item));
+  }
+
+  get buffer(): Buffer {
+    return this.encoder.buffer;
+  }
+}
