@@ -51,7 +51,10 @@ export async function authenticateRequest(
   options: AuthenticateOptions,
 ): Promise<AuthContext> {
   const authorization = singleHeader(headers, 'authorization');
-  const match = authorization ? /^Bearer ([A-Za-z0-9\-_]+\.[A-Za-z0-9\-_]+\.[A-Za-z0-9\-_]*)$/.exec(authorization.trim()) : null;
+  // RFC 9110: the scheme is case-insensitive and separated by one or more spaces.
+  const match = authorization
+    ? /^Bearer +([A-Za-z0-9\-_]+\.[A-Za-z0-9\-_]+\.[A-Za-z0-9\-_]*)$/i.exec(authorization.trim())
+    : null;
   if (!match) throw new UnauthorizedError('An Authorization header with a Bearer token is required');
   const claims = await verifier.verify(match[1]);
 
@@ -72,6 +75,9 @@ export async function authenticateRequest(
   }
 
   let companyId: string;
+  if (claims.companies.length === 0) {
+    throw new ForbiddenError('The token grants access to no company');
+  }
   if (requestedCompany === undefined) {
     if (claims.companies.length !== 1) {
       throw new InvalidHeaderError(COMPANY_HEADER, 'is required when the token grants more than one company');

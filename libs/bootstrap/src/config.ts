@@ -12,7 +12,9 @@ export class ConfigError extends Error {}
  * variable stops the process with a message that names it, rather than failing later.
  */
 export function loadConfig<T extends object>(cls: new () => T, env: NodeJS.ProcessEnv = process.env): T {
-  const config = plainToInstance(cls, { ...env }, { enableImplicitConversion: false, exposeDefaultValues: true });
+  // An empty variable (`PORT=`) means "not set": it takes the default instead of failing.
+  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
+  const config = plainToInstance(cls, present, { enableImplicitConversion: false, exposeDefaultValues: true });
   const errors = validateSync(config, { whitelist: false, forbidUnknownValues: false });
   if (errors.length > 0) {
     const lines = errors.map((e) => `  ${e.property}: ${Object.values(e.constraints ?? {}).join('; ')}`);
@@ -78,12 +80,21 @@ export class ServiceConfig {
   @IsInt()
   @Min(1024)
   BODY_LIMIT_BYTES = 1024 * 1024;
+
+  /**
+   * On SIGTERM the service stops accepting, lets in-flight requests finish and runs its shutdown
+   * hooks; past this many ms it exits 1. Keep it below Kubernetes' grace period minus the preStop sleep.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  SHUTDOWN_TIMEOUT_MS = 20_000;
 }
 
 /** Auth settings from the shared variables; fails clearly when no key source is configured. */
 export function authSettingsFrom(config: ServiceConfig): AuthSettings {
   const publicKeyPem = config.AUTH_PUBLIC_KEY_FILE
-    ? readFileSync(config.AUTH_PUBLIC_KEY_FILE, 'utf8')
+    ? readKeyFile(config.AUTH_PUBLIC_KEY_FILE)
     : config.AUTH_PUBLIC_KEY?.replace(/\\n/g, '\n');
   if (!config.AUTH_JWKS_URL && !publicKeyPem) {
     throw new ConfigError('Invalid configuration:\n  AUTH_JWKS_URL: set it, or AUTH_PUBLIC_KEY / AUTH_PUBLIC_KEY_FILE');
@@ -94,4 +105,13 @@ export function authSettingsFrom(config: ServiceConfig): AuthSettings {
     jwksUrl: config.AUTH_JWKS_URL,
     publicKeyPem: config.AUTH_JWKS_URL ? undefined : publicKeyPem,
   };
+}
+
+function readKeyFile(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (err) {
+    const reason = (err as { code?: unknown }).code ?? 'unreadable';
+    throw new ConfigError(`Invalid configuration:\n  AUTH_PUBLIC_KEY_FILE: cannot read ${path} (${String(reason)})`);
+  }
 }

@@ -2,7 +2,27 @@ import { HttpException } from '@nestjs/common';
 import { ApiError, ServiceUnavailableError } from './api-error';
 import type { FaultKey } from './fault-codes';
 
-/** HTTP statuses raised by the framework itself (routing, body parsing) and the fault they are. */
+/**
+ * Statuses of Nest's own HttpExceptions (guards, pipes, routing) and the fault they are. A 400
+ * here comes from a pipe checking a parameter, so it is a validation failure, not a bad body.
+ */
+const HTTP_EXCEPTION_FAULTS: Record<number, FaultKey> = {
+  400: 'ValidationFailed',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'RouteNotFound',
+  405: 'MethodNotAllowed',
+  406: 'NotAcceptable',
+  409: 'Conflict',
+  412: 'PreconditionFailed',
+  413: 'PayloadTooLarge',
+  415: 'UnsupportedMediaType',
+  428: 'PreconditionRequired',
+  429: 'TooManyRequests',
+  503: 'ServiceUnavailable',
+};
+
+/** HTTP statuses raised by Fastify itself (routing, body parsing) and the fault they are. */
 const FRAMEWORK_STATUS_FAULTS: Record<number, FaultKey> = {
   400: 'MalformedBody',
   404: 'RouteNotFound',
@@ -55,7 +75,8 @@ function isDependencyUnavailable(err: object): boolean {
 export function toApiError(err: unknown): ApiError {
   if (err instanceof ApiError) return err;
   if (err instanceof HttpException) {
-    const fault = FRAMEWORK_STATUS_FAULTS[err.getStatus()];
+    const fault = HTTP_EXCEPTION_FAULTS[err.getStatus()];
+    if (fault === 'ServiceUnavailable') return new ServiceUnavailableError();
     if (fault) return new ApiError(fault, safeFrameworkMessage(fault, err.message), { cause: err });
     return new ApiError('Internal', 'An unexpected error occurred', { cause: err });
   }
@@ -63,7 +84,9 @@ export function toApiError(err: unknown): ApiError {
     const status = (err as { statusCode?: unknown }).statusCode;
     if (typeof status === 'number' && FRAMEWORK_STATUS_FAULTS[status]) {
       const fault = FRAMEWORK_STATUS_FAULTS[status];
-      return new ApiError(fault, safeFrameworkMessage(fault, (err as Error).message), { cause: err });
+      if (fault === 'ServiceUnavailable') return new ServiceUnavailableError();
+      const message = (err as { message?: unknown }).message;
+      return new ApiError(fault, safeFrameworkMessage(fault, typeof message === 'string' ? message : ''), { cause: err });
     }
     if (isDependencyUnavailable(err)) return new ServiceUnavailableError(undefined, 5);
   }

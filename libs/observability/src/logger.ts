@@ -10,19 +10,22 @@ export interface LoggerOptions {
   pretty?: boolean;
 }
 
+const SECRET_KEYS = ['authorization', 'password', 'secret', 'token', 'privateKeyPem'];
+
 /**
  * Paths that must never reach a log line. Tokens, secrets and signatures are redacted even if a
  * later change starts logging whole headers or bodies.
  */
 const REDACTED_PATHS = [
+  // `*.key` matches one level down only, so the top-level keys are listed too.
+  ...SECRET_KEYS,
+  ...SECRET_KEYS.map((key) => `*.${key}`),
   'req.headers.authorization',
   'req.headers.cookie',
   'headers.authorization',
-  '*.authorization',
-  '*.password',
-  '*.secret',
-  '*.token',
-  '*.privateKeyPem',
+  'headers.cookie',
+  '*.headers.authorization',
+  '*.headers.cookie',
 ];
 
 export function createLogger(options: LoggerOptions): Logger {

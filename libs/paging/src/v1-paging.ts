@@ -15,15 +15,28 @@ export interface V1PageRequest {
 
 type QueryValue = string | string[] | undefined;
 
-// Positive integers only; the length cap keeps values inside safe integer range.
-const POSITIVE_INTEGER = /^[1-9]\d{0,8}$/;
+// Decimal digits only: no sign, fraction, exponent or hex. Zero is refused separately.
+const DIGITS = /^\d+$/;
 
-function readPositiveInteger(query: Record<string, QueryValue>, name: string): number | undefined {
+/**
+ * Page numbers beyond this are past the end of any real list (a billion pages); clamping keeps
+ * the offset an exact integer while still answering such a request with an empty page.
+ */
+export const MAX_PAGE_NUMBER = 1_000_000_000;
+
+function readPositiveInteger(
+  query: Record<string, QueryValue>,
+  name: string,
+  ceiling: number,
+): number | undefined {
   const value = query[name];
   if (value === undefined) return undefined;
   if (Array.isArray(value)) throw ValidationFailedError.of(name, 'must be given once');
-  if (!POSITIVE_INTEGER.test(value)) throw ValidationFailedError.of(name, 'must be a positive integer');
-  return Number(value);
+  if (!DIGITS.test(value) || /^0+$/.test(value))
+    throw ValidationFailedError.of(name, 'must be a positive integer');
+  // Any positive integer is valid, however long: larger values are cut to the ceiling.
+  const digits = value.replace(/^0+/, '');
+  return digits.length > 15 ? ceiling : Math.min(Number(digits), ceiling);
 }
 
 /**
@@ -32,8 +45,8 @@ function readPositiveInteger(query: Record<string, QueryValue>, name: string): n
  * integer is a 400. Stateless: the page is an offset into a stable, total order.
  */
 export function parseV1Paging(query: Record<string, QueryValue>, maxPageSize: number): V1PageRequest {
-  const pageNumber = readPositiveInteger(query, 'pageNumber') ?? 1;
-  const pageSize = Math.min(readPositiveInteger(query, 'pageSize') ?? maxPageSize, maxPageSize);
+  const pageNumber = readPositiveInteger(query, 'pageNumber', MAX_PAGE_NUMBER) ?? 1;
+  const pageSize = readPositiveInteger(query, 'pageSize', maxPageSize) ?? maxPageSize;
   return { pageNumber, pageSize, offset: (pageNumber - 1) * pageSize, maxPageSize };
 }
 
@@ -53,6 +66,8 @@ export function withV1Metadata<T extends object>(
  */
 export function v1PageBodyFromJson(recordsJson: string[], totalCount: number, maxPageSize: number): string {
   const metadata = `"metadata":${JSON.stringify({ totalCount, maxPageSize })}`;
-  const items = recordsJson.map((json) => (json === '{}' ? `{${metadata}}` : `${json.slice(0, -1)},${metadata}}`));
+  const items = recordsJson.map((json) =>
+    json === '{}' ? `{${metadata}}` : `${json.slice(0, -1)},${metadata}}`,
+  );
   return `[${items.join(',')}]`;
 }

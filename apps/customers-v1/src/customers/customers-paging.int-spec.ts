@@ -50,12 +50,15 @@ describe('GET /v1/customer paging (v1 rules)', () => {
     for (const record of body) expect(record.metadata).toEqual({ totalCount: 350, maxPageSize: 120 });
   });
 
-  it('returns only the maximum number of records when pageSize exceeds the maximum', async () => {
-    const { status, body } = await page('pageSize=5000&pageNumber=1');
-    expect(status).toBe(200);
-    expect(body).toHaveLength(120);
-    expect(body[0].metadata.maxPageSize).toBe(120);
-  });
+  it.each(['5000', '99999999999999999999'])(
+    'returns only the maximum number of records when pageSize %s exceeds the maximum',
+    async (pageSize) => {
+      const { status, body } = await page(`pageSize=${pageSize}&pageNumber=1`);
+      expect(status).toBe(200);
+      expect(body).toHaveLength(120);
+      expect(body[0].metadata.maxPageSize).toBe(120);
+    },
+  );
 
   it('uses the maximum as the default pageSize and 1 as the default pageNumber', async () => {
     const defaults = await page('');
@@ -103,7 +106,6 @@ describe('GET /v1/customer paging (v1 rules)', () => {
     ['pageSize=-5', 'pageSize'],
     ['pageSize=ten', 'pageSize'],
     ['pageSize=1e2', 'pageSize'],
-    ['pageSize=99999999999999999999', 'pageSize'],
   ])('refuses %s with 400 naming %s in the v1 error shape', async (query, parameter) => {
     const response = await t.http.request(`/v1/customer?${query}`, { headers });
     expect(response.status).toBe(400);
