@@ -1,0 +1,1 @@
+export * as AttachmentCreated from './attachment-created.event';

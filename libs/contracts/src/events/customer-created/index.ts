@@ -1,0 +1,1 @@
+export * as CustomerCreated from './customer-created.event';

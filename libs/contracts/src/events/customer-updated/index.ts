@@ -1,0 +1,1 @@
+export * as CustomerUpdated from './customer-updated.event';

@@ -1,0 +1,1 @@
+export * as SalesOrderCreated from './sales-order-created.event';

@@ -1,0 +1,1 @@
+export * as SalesOrderDeleted from './sales-order-deleted.event';

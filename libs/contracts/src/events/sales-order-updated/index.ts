@@ -1,0 +1,1 @@
+export * as SalesOrderUpdated from './sales-order-updated.event';

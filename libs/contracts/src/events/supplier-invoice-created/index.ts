@@ -1,0 +1,1 @@
+export * as SupplierInvoiceCreated from './supplier-invoice-created.event';

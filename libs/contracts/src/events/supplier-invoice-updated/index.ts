@@ -1,0 +1,1 @@
+export * as SupplierInvoiceUpdated from './supplier-invoice-updated.event';

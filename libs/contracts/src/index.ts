@@ -1,0 +1,50 @@
+export { isTopicName, TOPIC_NAME_PATTERN, TOPICS, type TopicName } from './topics/topics';
+export { EVENT_TYPE_PATTERN, EventEnvelope } from './envelope/event-envelope';
+export {
+  createEvent,
+  type EnvelopeValidation,
+  type NewEventInput,
+  validateEnvelope,
+  type ValidateEnvelopeOptions,
+} from './envelope/validate-envelope';
+export {
+  type DomainEvent,
+  type EventData,
+  type EventDefinition,
+  EVENT_REGISTRY,
+  EVENT_TYPES,
+  type EventRegistry,
+  type EventType,
+  eventTypesOf,
+  isEventType,
+  topicOf,
+} from './registry/event-registry';
+export {
+  CUSTOMER_STATUSES,
+  CustomerEventData,
+  customerLink,
+  type CustomerStatus,
+} from './events/customer/customer-event.data';
+export { CustomerCreated } from './events/customer-created';
+export { CustomerUpdated } from './events/customer-updated';
+export {
+  SUPPLIER_INVOICE_DOCUMENT_TYPES,
+  SUPPLIER_INVOICE_STATUSES,
+  SupplierInvoiceEventData,
+  type SupplierInvoiceDocumentType,
+  supplierInvoiceLink,
+  type SupplierInvoiceStatus,
+} from './events/supplier-invoice/supplier-invoice-event.data';
+export { SupplierInvoiceCreated } from './events/supplier-invoice-created';
+export { SupplierInvoiceUpdated } from './events/supplier-invoice-updated';
+export { AttachmentCreated } from './events/attachment-created';
+export {
+  SALES_ORDER_STATUSES,
+  SalesOrderEventData,
+  salesOrderLink,
+  type SalesOrderStatus,
+  salesOrderSubject,
+} from './events/sales-order/sales-order-event.data';
+export { SalesOrderCreated } from './events/sales-order-created';
+export { SalesOrderUpdated } from './events/sales-order-updated';
+export { SalesOrderDeleted } from './events/sales-order-deleted';

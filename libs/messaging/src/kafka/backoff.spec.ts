@@ -1,0 +1,31 @@
+import { backoffDelay, sleep } from './backoff';
+
+describe('backoffDelay', () => {
+  const options = { initialMs: 100, maxMs: 1_000 };
+
+  it('doubles per attempt up to the cap, jittered within [half, full]', () => {
+    expect(backoffDelay(1, options, () => 0)).toBe(50);
+    expect(backoffDelay(1, options, () => 1)).toBe(100);
+    expect(backoffDelay(3, options, () => 1)).toBe(400);
+    expect(backoffDelay(10, options, () => 1)).toBe(1_000);
+    expect(backoffDelay(10, options, () => 0)).toBe(500);
+  });
+
+  it('never goes below half the un-jittered delay', () => {
+    for (let attempt = 1; attempt <= 8; attempt++) {
+      const floor = Math.min(1_000, 100 * 2 ** (attempt - 1)) / 2;
+      for (let i = 0; i < 50; i++) expect(backoffDelay(attempt, options)).toBeGreaterThanOrEqual(floor);
+    }
+  });
+});
+
+describe('sleep', () => {
+  it('ends early when its signal aborts', async () => {
+    const controller = new AbortController();
+    const started = Date.now();
+    const slept = sleep(5_000, controller.signal);
+    setTimeout(() => controller.abort(), 20);
+    await slept;
+    expect(Date.now() - started).toBeLessThan(1_000);
+  });
+});

@@ -1,0 +1,126 @@
+import { type DynamicModule, Injectable, Module } from '@nestjs/common';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { type DomainEvent, TOPICS } from '@erp/contracts';
+import { createServiceApp, listen } from '@erp/bootstrap';
+import { DatabaseModule } from '@erp/database';
+import { createLogger, HealthModule } from '@erp/observability';
+import { testKafkaBrokers, testTopicPrefix } from '@erp/testing';
+import type { DataSource } from 'typeorm';
+import type { EventHandlerContext } from '../consumer/event-consumer';
+import { Outbox } from '../outbox/outbox';
+import {
+  changeCustomer,
+  FAST_CONSUMER,
+  startTestDatabase,
+  type TestDatabaseHandle,
+  waitFor,
+} from '../testing/messaging-test-kit';
+import { ConsumeEvents } from './consume-events.decorator';
+import { EventSubscriptions } from './event-subscriptions.service';
+import { MessagingModule } from './messaging.module';
+import { OutboxRelayService } from './outbox-relay.service';
+
+const GROUP = 'messaging-module-test.projection';
+
+@Injectable()
+class CustomerWrites {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly outbox: Outbox,
+  ) {}
+
+  change(number: string): Promise<DomainEvent<'CUSTOMER_UPDATED'>> {
+    return this.db.transaction(async (tx) => this.outbox.add(tx, await changeCustomer(tx, '1000001', number)));
+  }
+}
+
+@Injectable()
+class CustomerProjection {
+  readonly seen: string[] = [];
+
+  @ConsumeEvents({ topic: TOPICS.customers, groupId: GROUP, eventTypes: ['CUSTOMER_UPDATED'] })
+  async onCustomer(event: DomainEvent<'CUSTOMER_UPDATED'>, context: EventHandlerContext): Promise<void> {
+    await context.manager.query(`INSERT INTO test_effects (consumer_group, event_id, note) VALUES ($1, $2, $3)`, [
+      GROUP,
+      event.id,
+      event.data.version,
+    ]);
+    this.seen.push(`${event.subject}@${event.data.version}`);
+  }
+}
+
+@Module({})
+class TestAppModule {
+  static forRoot(url: string, topicPrefix: string): DynamicModule {
+    return {
+      module: TestAppModule,
+      imports: [
+        DatabaseModule.forRoot({ url, entities: [], migrations: [], applicationName: 'messaging-module-test' }),
+        HealthModule.forRoot(),
+        MessagingModule.forRoot({
+          brokers: testKafkaBrokers(),
+          clientId: 'messaging-module-test',
+          topicPrefix,
+          logLevel: 'nothing',
+          consumers: FAST_CONSUMER,
+        }),
+      ],
+      providers: [CustomerWrites, CustomerProjection],
+    };
+  }
+}
+
+describe('MessagingModule in a Nest service', () => {
+  let db: TestDatabaseHandle;
+  let app: NestFastifyApplication;
+  let url: string;
+
+  beforeAll(async () => {
+    db = await startTestDatabase('messaging_module');
+    app = await createServiceApp(TestAppModule.forRoot(db.database.url, testTopicPrefix('messaging-module')), {
+      logger: createLogger({ service: 'messaging-module-test', level: process.env['TEST_LOG_LEVEL'] ?? 'silent' }),
+      errorFamily: 'v1',
+    });
+    url = await listen(app, 0, '127.0.0.1');
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await db?.close();
+  });
+
+  it('reports Kafka in readiness once the relay’s producer is connected', async () => {
+    await waitFor('the relay to connect', () => app.get(OutboxRelayService).status()?.kafkaConnected === true);
+    const response = await fetch(`${url}/health/ready`);
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { info: Record<string, { status: string }> };
+    expect(body.info['kafka']).toMatchObject({ status: 'up', active: true });
+  });
+
+  it('carries events from Outbox.add through the relay to a @ConsumeEvents handler, in order', async () => {
+    const writes = app.get(CustomerWrites);
+    const projection = app.get(CustomerProjection);
+    await app.get(EventSubscriptions).consumer(GROUP)?.ready();
+    const versions: string[] = [];
+    for (let i = 0; i < 5; i++) versions.push((await writes.change('NEST-1')).data.version);
+    await waitFor('the projection to see all five', () => projection.seen.length === 5);
+    expect(projection.seen).toEqual(versions.map((v) => `NEST-1@${v}`));
+    const [row] = await db.dataSource.query(`SELECT count(*)::int AS n FROM test_effects WHERE consumer_group = $1`, [GROUP]);
+    expect(row.n).toBe(5);
+    expect(app.get(EventSubscriptions).status()).toEqual([
+      expect.objectContaining({ groupId: GROUP, joined: true, handled: 5, deadLettered: 0 }),
+    ]);
+  });
+
+  it('shuts down promptly, ending the relay’s session and leaving the consumer group', async () => {
+    const started = Date.now();
+    await app.close();
+    expect(Date.now() - started).toBeLessThan(10_000);
+    const [sessions] = await db.dataSource.query(
+      `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name LIKE '%outbox-relay%'`,
+    );
+    expect(sessions.n).toBe(0);
+    expect(app.get(EventSubscriptions).status()[0]?.joined).toBe(false);
+  });
+});

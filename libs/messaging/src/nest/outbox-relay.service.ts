@@ -1,0 +1,99 @@
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+  type OnModuleInit,
+  Optional,
+} from '@nestjs/common';
+import type { HealthIndicatorResult } from '@nestjs/terminus';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { Kafka } from 'kafkajs';
+import type { ClientConfig } from 'pg';
+import type { DataSource } from 'typeorm';
+import type { PostgresDataSourceOptions } from '@erp/database';
+import { ReadinessChecks } from '@erp/observability';
+import { type OutboxBacklog, OutboxRelay, type OutboxRelayStatus } from '../outbox/outbox-relay';
+import { MESSAGING_OPTIONS, type MessagingModuleOptions } from './messaging-options';
+
+/**
+ * The outbox relay inside a Nest service: started once the application has bootstrapped, stopped
+ * at `onApplicationShutdown`, i.e. after the HTTP server has stopped taking requests and the
+ * in-flight ones have finished, so the flush sees every event they added. It uses its own
+ * database session, so it does not depend on the order in which Nest closes the DataSource.
+ */
+@Injectable()
+export class OutboxRelayService implements OnModuleInit, OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly relay?: OutboxRelay;
+
+  constructor(
+    @Inject(MESSAGING_OPTIONS) private readonly options: MessagingModuleOptions,
+    kafka: Kafka,
+    @InjectDataSource() dataSource: DataSource,
+    @Optional() private readonly readiness?: ReadinessChecks,
+  ) {
+    if (options.relay === false) return;
+    this.relay = new OutboxRelay({
+      ...options.relay,
+      kafka,
+      database: relaySessionConfig(dataSource),
+      logger: new Logger('OutboxRelay'),
+    });
+  }
+
+  onModuleInit(): void {
+    if (this.relay && this.options.readinessCheck !== false) this.readiness?.add(() => this.readinessCheck());
+  }
+
+  onApplicationBootstrap(): void {
+    this.relay?.start();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.relay?.stop();
+  }
+
+  status(): OutboxRelayStatus | undefined {
+    return this.relay?.status();
+  }
+
+  /** Pending outbox rows (for metrics). */
+  backlog(): Promise<OutboxBacklog> {
+    if (!this.relay) throw new Error('the outbox relay is disabled in this service');
+    return this.relay.backlog();
+  }
+
+  /**
+   * `kafka`: down until the producer has connected once (a pod with a wrong broker list never
+   * becomes ready, so a bad rollout stops); up while connected; degraded (still HTTP 200) when
+   * Kafka is lost later. Writes keep working then, because events wait in the outbox; taking
+   * every pod out of service during a Kafka outage would turn it into an API outage.
+   */
+  readinessCheck(): HealthIndicatorResult<'kafka'> {
+    const state = this.relay?.status();
+    if (!state) return { kafka: { status: 'up', relay: 'disabled' } };
+    const details = { active: state.active, published: state.published, lastError: state.lastError };
+    if (state.kafkaConnected) return { kafka: { status: 'up', ...details } };
+    if (state.kafkaEverConnected) return { kafka: { status: 'degraded', ...details } };
+    return { kafka: { status: 'down', message: 'not connected to Kafka yet', ...details } };
+  }
+}
+
+/** pg settings for the relay's own session, from the DataSource's (same server, credentials, TLS). */
+export function relaySessionConfig(dataSource: DataSource): ClientConfig {
+  const options = dataSource.options as PostgresDataSourceOptions;
+  const password = typeof options.password === 'string' ? options.password : undefined;
+  // TypeORM and pg type TLS options slightly differently; the value is handed to pg either way.
+  const ssl = options.ssl as ClientConfig['ssl'];
+  return {
+    ...(options.url
+      ? { connectionString: options.url }
+      : { host: options.host, port: options.port, user: options.username, password, database: options.database }),
+    ssl,
+    application_name: `${options.applicationName ?? 'service'}-outbox-relay`,
+    connectionTimeoutMillis: 5_000,
+    keepAlive: true,
+    statement_timeout: 30_000,
+  };
+}

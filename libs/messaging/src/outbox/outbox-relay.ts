@@ -1,0 +1,486 @@
+import { type Admin, type Kafka, type Message, Partitioners, type Producer } from 'kafkajs';
+import { Client, type ClientConfig, type Notification } from 'pg';
+import type { DataSource, EntityManager } from 'typeorm';
+import { queryRows } from '@erp/database';
+import { backoffDelay, type BackoffOptions, sleep } from '../kafka/backoff';
+import { errorMessage, type MessagingLogger, SILENT_LOGGER } from '../logger';
+import { OUTBOX_CHANNEL } from './outbox';
+
+export interface OutboxRelayOptions {
+  kafka: Kafka;
+  /**
+   * The relay's own database session (a URL or pg config for the service's database). It holds
+   * the advisory lock and the LISTEN, and reads and marks the rows, so losing it loses the lock
+   * and stops this replica publishing at the same moment.
+   */
+  database: string | ClientConfig;
+  logger?: MessagingLogger;
+  /**
+   * Fallback poll while idle, in ms. Commits wake the relay through NOTIFY at once; the poll only
+   * covers a lost notification (the session was reconnecting) and lets a standby replica try to
+   * take over. Default 5000.
+   */
+  pollIntervalMs?: number;
+  /** Rows published per round trip. Default 200. */
+  batchSize?: number;
+  /** Backoff while Kafka or the database fails. Default 250 ms doubling to 30 s. */
+  retry?: BackoffOptions;
+  /** How long `stop()` keeps publishing what is pending. Default 5000 ms. */
+  shutdownFlushTimeoutMs?: number;
+  /** Published rows are deleted after this long. Default 7 days; 0 keeps them. */
+  retentionMs?: number;
+  /** While idle, check Kafka answers at most this often (feeds the readiness check). Default 10 s. */
+  probeIntervalMs?: number;
+}
+
+export interface OutboxRelayStatus {
+  /** This replica holds the lock and publishes (others stand by). */
+  active: boolean;
+  /** The producer is connected and Kafka answered the last request. */
+  kafkaConnected: boolean;
+  /** Kafka answered at least once since start. */
+  kafkaEverConnected: boolean;
+  /** Events published by this replica since start. */
+  published: number;
+  /** Failed publish rounds since start. */
+  failures: number;
+  lastError?: string;
+  lastPublishedAt?: Date;
+}
+
+export interface OutboxBacklog {
+  /** Rows not yet published. */
+  pending: number;
+  /** Age of the oldest of them, in ms (null when none). */
+  oldestPendingAgeMs: number | null;
+}
+
+interface OutboxRow {
+  id: string;
+  topic: string;
+  message_key: string;
+  event_type: string;
+  payload: string;
+  created_ms: string;
+}
+
+/**
+ * One relay per database publishes: a session-level advisory lock elects it. Per-aggregate
+ * order needs a single publisher (two relays reading the same pending rows would interleave
+ * them), and the lock needs no extra infrastructure, fails over on its own when the holder's
+ * session ends (crash, network), and, like all advisory locks, is scoped to the database, so
+ * services never contend. The number is arbitrary but fixed.
+ */
+export const OUTBOX_RELAY_LOCK_KEY = 7_301_954_217;
+
+const DEFAULTS = {
+  pollIntervalMs: 5_000,
+  batchSize: 200,
+  retry: { initialMs: 250, maxMs: 30_000 },
+  shutdownFlushTimeoutMs: 5_000,
+  retentionMs: 7 * 24 * 3_600_000,
+  probeIntervalMs: 10_000,
+};
+const CLEANUP_INTERVAL_MS = 10 * 60_000;
+const CLEANUP_BATCH = 5_000;
+const MAX_ERROR_LENGTH = 2_000;
+
+/**
+ * Publishes outbox rows to Kafka, in sequence order, and marks them published.
+ *
+ * - Wakes on the NOTIFY that `Outbox.add` queues (delivered at commit), so publish latency is a
+ *   few milliseconds, with a slow poll as fallback.
+ * - Idempotent producer, acks from all in-sync replicas, one request in flight: a retried send
+ *   can neither duplicate nor reorder messages of one partition, and the key
+ *   `<companyId>:<aggregateId>` puts each aggregate on one partition.
+ * - When Kafka is down, sends fail and are retried with exponential backoff; the rows wait, and
+ *   writes to the database keep succeeding. A row is marked only after Kafka acknowledged it, so
+ *   a crash in between republishes it (at-least-once; consumers deduplicate on the event id).
+ */
+export class OutboxRelay {
+  private readonly options: Required<Omit<OutboxRelayOptions, 'logger'>>;
+  private readonly logger: MessagingLogger;
+  private producer?: Producer;
+  private admin?: Admin;
+  private client?: Client;
+  private loop?: Promise<void>;
+  private abort = new AbortController();
+  private stopping = false;
+  private wakeRequested = false;
+  private wakeWaiter?: () => void;
+  private lastKafkaContact = 0;
+  private lastCleanup = 0;
+  private consecutiveFailures = 0;
+  private readonly state: OutboxRelayStatus = {
+    active: false,
+    kafkaConnected: false,
+    kafkaEverConnected: false,
+    published: 0,
+    failures: 0,
+  };
+
+  constructor(options: OutboxRelayOptions) {
+    this.logger = options.logger ?? SILENT_LOGGER;
+    this.options = {
+      kafka: options.kafka,
+      database: options.database,
+      pollIntervalMs: options.pollIntervalMs ?? DEFAULTS.pollIntervalMs,
+      batchSize: options.batchSize ?? DEFAULTS.batchSize,
+      retry: options.retry ?? DEFAULTS.retry,
+      shutdownFlushTimeoutMs: options.shutdownFlushTimeoutMs ?? DEFAULTS.shutdownFlushTimeoutMs,
+      retentionMs: options.retentionMs ?? DEFAULTS.retentionMs,
+      probeIntervalMs: options.probeIntervalMs ?? DEFAULTS.probeIntervalMs,
+    };
+  }
+
+  /** Starts publishing in the background; never throws (failures are retried and reported). */
+  start(): void {
+    if (this.loop) return;
+    this.stopping = false;
+    this.abort = new AbortController();
+    this.loop = this.run();
+  }
+
+  /**
+   * Stops: lets the current round finish, publishes what is still pending for up to
+   * `shutdownFlushTimeoutMs` (rows left over wait for the next start or another replica), then
+   * disconnects from Kafka and ends the session, which releases the lock.
+   */
+  async stop(): Promise<void> {
+    if (!this.loop) return;
+    this.stopping = true;
+    this.abort.abort();
+    const deadline = Date.now() + this.options.shutdownFlushTimeoutMs;
+    const loopEnded = await withDeadline(this.loop.then(() => true), deadline);
+    this.loop = undefined;
+    // Flush only once the loop has ended: two rounds at once would send the same rows twice.
+    if (loopEnded && this.state.active && this.state.kafkaConnected) {
+      await withDeadline(this.flush(deadline), deadline).catch((error: unknown) =>
+        this.logger.warn(`outbox relay: flush at shutdown failed: ${errorMessage(error)}`),
+      );
+    }
+    await this.disconnect();
+  }
+
+  /** Wakes the relay now (it also wakes on its own for every commit that added an event). */
+  wake(): void {
+    this.wakeRequested = true;
+    this.wakeWaiter?.();
+  }
+
+  status(): OutboxRelayStatus {
+    return { ...this.state };
+  }
+
+  /** The pending rows, for metrics (from the relay's own session). */
+  async backlog(): Promise<OutboxBacklog> {
+    const { rows } = await this.requireClient().query<BacklogRow>(BACKLOG_SQL);
+    return backlogOf(rows);
+  }
+
+  private async run(): Promise<void> {
+    while (!this.stopping) {
+      try {
+        await this.ensureSession();
+        await this.ensureProducer();
+        if (!this.state.active) {
+          // Standing by: keep the readiness view of Kafka current, and try for the lock now and then.
+          await this.probeIfDue();
+          await sleep(this.options.pollIntervalMs, this.abort.signal);
+          await this.tryLock();
+          continue;
+        }
+        const published = await this.publishBatch();
+        this.consecutiveFailures = 0;
+        if (published < this.options.batchSize) {
+          await this.cleanupIfDue();
+          await this.probeIfDue();
+          await this.waitForWake();
+        }
+      } catch (error) {
+        if (this.stopping) break;
+        await this.onFailure(error);
+      }
+    }
+  }
+
+  private async onFailure(error: unknown): Promise<void> {
+    this.consecutiveFailures++;
+    this.state.failures++;
+    this.state.lastError = errorMessage(error);
+    const delay = backoffDelay(this.consecutiveFailures, this.options.retry);
+    const line = `outbox relay: ${this.state.lastError}; retrying in ${delay} ms (failure ${this.consecutiveFailures})`;
+    // The first failure of an outage is worth a warning; the rest of it only at debug level.
+    if (this.consecutiveFailures === 1) this.logger.warn(line);
+    else this.logger.debug(line);
+    // A producer that keeps failing may hold a stale producer id or epoch; start afresh.
+    if (this.consecutiveFailures % 3 === 0 || isNonRetriable(error)) await this.dropProducer();
+    await sleep(delay, this.abort.signal);
+  }
+
+  private async publishBatch(): Promise<number> {
+    const client = this.requireClient();
+    const { rows } = await client.query<OutboxRow>(
+      `SELECT id, topic, message_key, event_type, payload::text AS payload,
+              (extract(epoch FROM created_at) * 1000)::bigint::text AS created_ms
+         FROM outbox WHERE published_at IS NULL ORDER BY sequence LIMIT $1`,
+      [this.options.batchSize],
+    );
+    if (rows.length === 0) return 0;
+    const ids = rows.map((row) => row.id);
+    try {
+      await this.requireProducer().sendBatch({ acks: -1, topicMessages: topicMessagesOf(rows) });
+    } catch (error) {
+      this.state.kafkaConnected = false;
+      await client
+        .query(`UPDATE outbox SET attempts = attempts + 1, last_error = $2 WHERE id = ANY($1::uuid[])`, [
+          ids,
+          errorMessage(error).slice(0, MAX_ERROR_LENGTH),
+        ])
+        .catch(() => undefined);
+      throw error;
+    }
+    this.markKafkaUp();
+    await client.query(
+      `UPDATE outbox SET published_at = now(), attempts = attempts + 1, last_error = NULL WHERE id = ANY($1::uuid[])`,
+      [ids],
+    );
+    if (this.consecutiveFailures > 0) this.logger.log(`outbox relay: publishing again after ${this.consecutiveFailures} failure(s)`);
+    this.state.published += rows.length;
+    this.state.lastPublishedAt = new Date();
+    return rows.length;
+  }
+
+  private async flush(deadline: number): Promise<void> {
+    while (Date.now() < deadline) {
+      if ((await this.publishBatch()) === 0) return;
+    }
+  }
+
+  private async waitForWake(): Promise<void> {
+    if (this.wakeRequested || this.stopping) {
+      this.wakeRequested = false;
+      return;
+    }
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.abort.signal.removeEventListener('abort', done);
+        this.wakeWaiter = undefined;
+        resolve();
+      };
+      const timer = setTimeout(done, this.options.pollIntervalMs);
+      this.abort.signal.addEventListener('abort', done, { once: true });
+      this.wakeWaiter = done;
+    });
+    this.wakeRequested = false;
+  }
+
+  private async ensureSession(): Promise<void> {
+    if (this.client) return;
+    const config = typeof this.options.database === 'string' ? { connectionString: this.options.database } : this.options.database;
+    const client = new Client({ connectionTimeoutMillis: 5_000, keepAlive: true, ...config });
+    client.on('notification', (message: Notification) => {
+      if (message.channel === OUTBOX_CHANNEL) this.wake();
+    });
+    client.on('error', (error) => this.onSessionLost(client, error));
+    client.on('end', () => this.onSessionLost(client, new Error('database session ended')));
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${OUTBOX_CHANNEL}`);
+    } catch (error) {
+      client.removeAllListeners('end');
+      await client.end().catch(() => undefined);
+      throw error;
+    }
+    this.client = client;
+    await this.tryLock();
+  }
+
+  private onSessionLost(client: Client, error: Error): void {
+    if (this.client !== client) return;
+    this.client = undefined;
+    if (this.state.active) this.logger.warn(`outbox relay: lost its database session (${error.message}); the lock is released`);
+    this.state.active = false;
+    client.removeAllListeners('end');
+    void client.end().catch(() => undefined);
+  }
+
+  private async tryLock(): Promise<void> {
+    const { rows } = await this.requireClient().query<{ locked: boolean }>(
+      'SELECT pg_try_advisory_lock($1) AS locked',
+      [OUTBOX_RELAY_LOCK_KEY],
+    );
+    const locked = rows[0]?.locked === true;
+    if (locked && !this.state.active) this.logger.log('outbox relay: active (holds the relay lock of this database)');
+    this.state.active = locked;
+    // Rows may have been committed while this replica was standing by.
+    if (locked) this.wakeRequested = true;
+  }
+
+  private async ensureProducer(): Promise<void> {
+    if (this.producer) return;
+    const producer = this.options.kafka.producer({
+      idempotent: true,
+      maxInFlightRequests: 1,
+      // Java-compatible murmur2 on the key: the same key lands on the same partition as with
+      // any other Kafka client.
+      createPartitioner: Partitioners.DefaultPartitioner,
+      // Short: the relay's own backoff takes over when Kafka stays down.
+      retry: { retries: 3, initialRetryTime: 100, maxRetryTime: 1_000 },
+    });
+    try {
+      await producer.connect();
+    } catch (error) {
+      this.state.kafkaConnected = false;
+      await producer.disconnect().catch(() => undefined);
+      throw error;
+    }
+    this.producer = producer;
+    this.markKafkaUp();
+  }
+
+  private async dropProducer(): Promise<void> {
+    const producer = this.producer;
+    this.producer = undefined;
+    this.state.kafkaConnected = false;
+    await producer?.disconnect().catch(() => undefined);
+  }
+
+  /** While idle, asks Kafka for cluster metadata now and then, so readiness notices an outage. */
+  private async probeIfDue(): Promise<void> {
+    if (Date.now() - this.lastKafkaContact < this.options.probeIntervalMs) return;
+    this.lastKafkaContact = Date.now();
+    try {
+      await withTimeout(this.describeCluster(), 3_000, 'Kafka did not answer a metadata request in time');
+      this.markKafkaUp();
+    } catch (error) {
+      if (this.state.kafkaConnected) this.logger.warn(`outbox relay: Kafka does not answer: ${errorMessage(error)}`);
+      this.state.kafkaConnected = false;
+      const admin = this.admin;
+      this.admin = undefined;
+      await admin?.disconnect().catch(() => undefined);
+    }
+  }
+
+  private async describeCluster(): Promise<void> {
+    if (!this.admin) {
+      const admin = this.options.kafka.admin();
+      this.admin = admin;
+      await admin.connect();
+    }
+    await this.admin.describeCluster();
+  }
+
+  private async cleanupIfDue(): Promise<void> {
+    if (this.options.retentionMs <= 0 || Date.now() - this.lastCleanup < CLEANUP_INTERVAL_MS) return;
+    this.lastCleanup = Date.now();
+    const client = this.requireClient();
+    for (;;) {
+      const result = await client.query(
+        `DELETE FROM outbox WHERE id IN (
+           SELECT id FROM outbox WHERE published_at < now() - make_interval(secs => $1::float8 / 1000) LIMIT $2)`,
+        [this.options.retentionMs, CLEANUP_BATCH],
+      );
+      if ((result.rowCount ?? 0) < CLEANUP_BATCH || this.stopping) return;
+    }
+  }
+
+  private markKafkaUp(): void {
+    if (!this.state.kafkaConnected && this.state.kafkaEverConnected) this.logger.log('outbox relay: Kafka answers again');
+    this.state.kafkaConnected = true;
+    this.state.kafkaEverConnected = true;
+    this.lastKafkaContact = Date.now();
+  }
+
+  private async disconnect(): Promise<void> {
+    await this.dropProducer();
+    await this.admin?.disconnect().catch(() => undefined);
+    this.admin = undefined;
+    const client = this.client;
+    this.client = undefined;
+    this.state.active = false;
+    if (client) {
+      client.removeAllListeners('end');
+      // Ending the session releases the advisory lock and the LISTEN.
+      await client.end().catch(() => undefined);
+    }
+  }
+
+  private requireClient(): Client {
+    if (!this.client) throw new Error('outbox relay: no database session');
+    return this.client;
+  }
+
+  private requireProducer(): Producer {
+    if (!this.producer) throw new Error('outbox relay: producer not connected');
+    return this.producer;
+  }
+}
+
+/** Pending rows and the age of the oldest, for metrics; on any session of the service's database. */
+export async function outboxBacklog(executor: DataSource | EntityManager): Promise<OutboxBacklog> {
+  return backlogOf(await queryRows<BacklogRow>(executor, BACKLOG_SQL));
+}
+
+interface BacklogRow {
+  pending: string;
+  oldest_ms: string | null;
+}
+
+const BACKLOG_SQL = `SELECT count(*)::text AS pending,
+    (extract(epoch FROM now() - min(created_at)) * 1000)::bigint::text AS oldest_ms
+  FROM outbox WHERE published_at IS NULL`;
+
+function backlogOf(rows: BacklogRow[]): OutboxBacklog {
+  const row = rows[0];
+  return {
+    pending: Number(row?.pending ?? 0),
+    oldestPendingAgeMs: row?.oldest_ms == null ? null : Math.max(0, Number(row.oldest_ms)),
+  };
+}
+
+/** Groups rows by topic, keeping sequence order within each topic (and so within each key). */
+function topicMessagesOf(rows: OutboxRow[]): Array<{ topic: string; messages: Message[] }> {
+  const byTopic = new Map<string, Message[]>();
+  for (const row of rows) {
+    const messages = byTopic.get(row.topic) ?? [];
+    messages.push({
+      key: row.message_key,
+      value: row.payload,
+      timestamp: row.created_ms,
+      headers: { 'event-id': row.id, 'event-type': row.event_type, 'content-type': 'application/json' },
+    });
+    byTopic.set(row.topic, messages);
+  }
+  return [...byTopic].map(([topic, messages]) => ({ topic, messages }));
+}
+
+function isNonRetriable(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { retriable?: boolean }).retriable === false;
+}
+
+async function withDeadline<T>(promise: Promise<T>, deadline: number): Promise<T | undefined> {
+  return withTimeout(promise, Math.max(0, deadline - Date.now()), undefined).catch((error: unknown) => {
+    if (error instanceof DeadlineExceeded) return undefined;
+    throw error;
+  });
+}
+
+class DeadlineExceeded extends Error {}
+
+function withTimeout<T>(promise: Promise<T>, ms: number, message: string | undefined): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(message ? new Error(message) : new DeadlineExceeded()), ms);
+    promise.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
+}
