@@ -2,6 +2,7 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { AuthModule } from '@erp/auth';
 import { authSettingsFrom } from '@erp/bootstrap';
 import { DatabaseModule } from '@erp/database';
+import { MessagingModule, messagingOptionsFrom } from '@erp/messaging';
 import { HealthModule } from '@erp/observability';
 import type { CustomersConfig } from './config';
 import { CustomersController } from './customers/customers.controller';
@@ -21,6 +22,8 @@ export class CustomersAppModule {
           applicationName: 'customers-v1',
           poolSize: config.DATABASE_POOL_SIZE,
         }),
+        // Publishes CUSTOMER_CREATED / CUSTOMER_UPDATED through the outbox; consumes nothing.
+        MessagingModule.forRoot(messagingOptionsFrom(config, { clientId: 'customers-v1' })),
         AuthModule.forRoot(authSettingsFrom(config), { requireApplicationType: true }),
         HealthModule.forRoot(),
       ],

@@ -1,8 +1,9 @@
 import { Transform } from 'class-transformer';
 import { IsInt, Max, Min } from 'class-validator';
-import { ServiceConfig } from '@erp/bootstrap';
+import { KafkaServiceConfig } from '@erp/messaging';
 
-export class CustomersConfig extends ServiceConfig {
+/** ServiceConfig, the Kafka variables (KAFKA_BROKERS, ...; see libs/messaging) and its own. */
+export class CustomersConfig extends KafkaServiceConfig {
   override PORT = 3101;
 
   /** Default and maximum pageSize of GET /v1/customer (the v1 rule: they are equal). */

@@ -1,6 +1,6 @@
 import { ValidationFailedError } from '@erp/errors';
 import { parseV1DateTimeFilter, parseV1Paging, type V1DateTimeFilter, type V1PageRequest } from '@erp/paging';
-import { CUSTOMER_STATUSES, type CustomerStatus } from './customer.entity';
+import { CUSTOMER_STATUSES, type CustomerStatus } from './customer-status';
 
 type Query = Record<string, string | string[] | undefined>;
 

@@ -1,7 +1,7 @@
 import { Check, Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { CUSTOMER_STATUSES, type CustomerStatus } from '@erp/customers-queries';
 
-export const CUSTOMER_STATUSES = ['Active', 'OnHold', 'CreditHold', 'Inactive', 'OneTime'] as const;
-export type CustomerStatus = (typeof CUSTOMER_STATUSES)[number];
+export { CUSTOMER_STATUSES, type CustomerStatus };
 
 export interface Address {
   addressLine1?: string | null;
@@ -25,7 +25,7 @@ export interface CreditTerms {
 
 /**
  * The customers table as TypeORM sees it. It describes the schema (and lets CI detect drift from
- * the migrations); the hot read paths use SQL that builds JSON directly (customers.queries.ts).
+ * the migrations); the hot read paths use SQL that builds JSON directly (`@erp/customers-queries`).
  */
 @Entity({ name: 'customers' })
 @Index('customers_company_number_key', ['companyId', 'number'], { unique: true })

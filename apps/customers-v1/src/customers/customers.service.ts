@@ -4,14 +4,9 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { queryRows } from '@erp/database';
 import { ApiError, NotFoundError, PreconditionFailedError, ValidationFailedError } from '@erp/errors';
 import { type IfMatchCondition, versionsForUpdate } from '@erp/etag';
-import { v1PageBodyFromJson } from '@erp/paging';
-import { parseCustomerListQuery } from './customer-list.query';
-import {
-  CUSTOMER_JSON,
-  customerByNumberQuery,
-  customerCountQuery,
-  customerPageQuery,
-} from './customers.queries';
+import { CUSTOMER_JSON, customerByNumberQuery, parseCustomerListQuery, readCustomerPage } from '@erp/customers-queries';
+import { customerLink, type CustomerStatus } from '@erp/contracts';
+import { Outbox } from '@erp/messaging';
 import type { CreateCustomerDto, CustomerFieldsDto, UpdateCustomerDto } from './dto/customer-write.dto';
 
 export const CUSTOMER_SETTINGS = Symbol('CUSTOMER_SETTINGS');
@@ -55,26 +50,17 @@ export class CustomersService {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     @Inject(CUSTOMER_SETTINGS) private readonly settings: CustomerSettings,
+    private readonly outbox: Outbox,
   ) {}
 
   get maxPageSize(): number {
     return this.settings.maxPageSize;
   }
 
-  /** One page as a JSON array text; the count and the page are read concurrently. */
+  /** One page as a JSON array text (the SQL is shared with the benchmark baseline, tools/bench). */
   async list(companyId: string, rawQuery: Record<string, string | string[] | undefined>): Promise<string> {
     const query = parseCustomerListQuery(rawQuery, this.settings.maxPageSize);
-    const page = customerPageQuery(companyId, query);
-    const count = customerCountQuery(companyId, query);
-    const [rows, counted] = await Promise.all([
-      this.db.query<Array<{ json: string }>>(page.text, page.values),
-      this.db.query<Array<{ total: number }>>(count.text, count.values),
-    ]);
-    return v1PageBodyFromJson(
-      rows.map((r) => r.json),
-      counted[0].total,
-      this.settings.maxPageSize,
-    );
+    return readCustomerPage((text, values) => this.db.query(text, values), companyId, query);
   }
 
   async get(companyId: string, number: string): Promise<CustomerRecord> {
@@ -93,12 +79,16 @@ export class CustomersService {
             fieldProblems: [{ field: 'number', message: 'is already in use', code: '0002-InvalidValue' }],
           });
         }
+        await this.addEvent(tx, companyId, 'CUSTOMER_CREATED', created);
         return created;
       }
       // Numbers a client chose may collide with the sequence; skip those rather than fail.
       for (let attempt = 0; attempt < MAX_NUMBER_ATTEMPTS; attempt++) {
         const created = await this.insert(tx, companyId, await this.nextNumber(tx, companyId), dto);
-        if (created) return created;
+        if (created) {
+          await this.addEvent(tx, companyId, 'CUSTOMER_CREATED', created);
+          return created;
+        }
       }
       throw new Error('Could not assign a free customer number');
     });
@@ -148,7 +138,44 @@ export class CustomersService {
         if (exists.length === 0) throw new NotFoundError(`Customer ${number}`);
         throw new PreconditionFailedError();
       }
-      return { number, json: rows[0].json, version: rows[0].version };
+      const updated = { number, json: rows[0].json, version: rows[0].version };
+      await this.addEvent(tx, companyId, 'CUSTOMER_UPDATED', updated);
+      return updated;
+    });
+  }
+
+  /**
+   * The change's event, in the change's transaction: it is published exactly when the change
+   * commits. Added after the write, which holds the customer's row lock, so two changes of one
+   * customer reach the outbox (and Kafka) in commit order.
+   */
+  private async addEvent(
+    tx: EntityManager,
+    companyId: string,
+    type: 'CUSTOMER_CREATED' | 'CUSTOMER_UPDATED',
+    customer: CustomerRecord,
+  ): Promise<void> {
+    const wire = JSON.parse(customer.json) as {
+      name: string;
+      status: CustomerStatus;
+      currencyId: string | null;
+      lastModifiedDateTime: string;
+    };
+    await this.outbox.add(tx, {
+      type,
+      companyId,
+      subject: customer.number,
+      // The API shows UTC without a zone; the envelope's time carries it.
+      time: `${wire.lastModifiedDateTime}Z`,
+      data: {
+        number: customer.number,
+        name: wire.name,
+        status: wire.status,
+        currencyId: wire.currencyId,
+        version: customer.version,
+        lastModifiedDateTime: wire.lastModifiedDateTime,
+        link: customerLink(customer.number),
+      },
     });
   }
 

@@ -1,6 +1,15 @@
 import { Client } from 'pg';
 import { migrateDatabase } from '@erp/database';
-import { createTestDatabase, RecordingFetch, startTestService, TestAuth, type RunningTestService, type TestDatabase } from '@erp/testing';
+import {
+  createTestDatabase,
+  RecordingFetch,
+  startTestService,
+  TestAuth,
+  testKafkaBrokers,
+  testTopicPrefix,
+  type RunningTestService,
+  type TestDatabase,
+} from '@erp/testing';
 import { CustomersAppModule } from '../app.module';
 import { CustomersConfig } from '../config';
 import { CUSTOMERS_ENTITIES, CUSTOMERS_MIGRATIONS } from '../database';
@@ -12,6 +21,8 @@ export interface CustomersTestApp {
   sql: Client;
   auth: TestAuth;
   http: RecordingFetch;
+  /** This instance's Kafka topic prefix (its events go to `<prefix>erp.customers.customer.v1`). */
+  topicPrefix: string;
   close(): Promise<void>;
 }
 
@@ -24,10 +35,17 @@ export async function startCustomersTestApp(env: Record<string, string> = {}): P
     applicationName: 'customers-v1-migrate',
   });
   const auth = new TestAuth();
+  const topicPrefix = testTopicPrefix('customers');
   const service = await startTestService({
     name: 'customers-v1',
     config: CustomersConfig,
-    env: { DATABASE_URL: database.url, ...auth.serviceEnv, ...env },
+    env: {
+      DATABASE_URL: database.url,
+      KAFKA_BROKERS: testKafkaBrokers().join(','),
+      KAFKA_TOPIC_PREFIX: topicPrefix,
+      ...auth.serviceEnv,
+      ...env,
+    },
     module: (config) => CustomersAppModule.forRoot(config),
     errorFamily: 'v1',
   });
@@ -39,6 +57,7 @@ export async function startCustomersTestApp(env: Record<string, string> = {}): P
     sql,
     auth,
     http: new RecordingFetch(service.url),
+    topicPrefix,
     async close() {
       await service.close();
       await sql.end();

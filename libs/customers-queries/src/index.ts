@@ -1,0 +1,3 @@
+export * from './customer-status';
+export * from './customer-list.query';
+export * from './customers.queries';
