@@ -1,0 +1,54 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { AuthModule } from '@erp/auth';
+import { authSettingsFrom } from '@erp/bootstrap';
+import { DatabaseModule } from '@erp/database';
+import { MessagingModule, messagingOptionsFrom } from '@erp/messaging';
+import { HealthModule } from '@erp/observability';
+import { AttachmentsController } from './attachments/attachments.controller';
+import { ATTACHMENT_SETTINGS, AttachmentsService } from './attachments/attachments.service';
+import { MultipartRegistrar } from './attachments/multipart.registrar';
+import { ORPHAN_SWEEPER_SETTINGS, OrphanSweeper } from './attachments/orphan-sweeper';
+import type { AttachmentsConfig } from './config';
+import { ATTACHMENTS_ENTITIES, ATTACHMENTS_MIGRATIONS } from './database';
+import { AttachmentEvents } from './events/attachment-events';
+import { AttachmentOwners } from './owners/attachment-owners';
+import { createObjectStorage } from './storage/create-object-storage';
+import { OBJECT_STORAGE } from './storage/object-storage';
+import { StorageReadiness } from './storage/storage-readiness';
+
+@Module({})
+export class AttachmentsAppModule {
+  static forRoot(config: AttachmentsConfig): DynamicModule {
+    return {
+      module: AttachmentsAppModule,
+      imports: [
+        DatabaseModule.forRoot({
+          url: config.DATABASE_URL,
+          entities: ATTACHMENTS_ENTITIES,
+          migrations: ATTACHMENTS_MIGRATIONS,
+          applicationName: 'attachments-v1',
+          poolSize: config.DATABASE_POOL_SIZE,
+        }),
+        // Publishes ATTACHMENT_CREATED through the outbox; consumes the owners' created events.
+        MessagingModule.forRoot(messagingOptionsFrom(config, { clientId: 'attachments-v1' })),
+        AuthModule.forRoot(authSettingsFrom(config), { requireApplicationType: true }),
+        HealthModule.forRoot(),
+      ],
+      controllers: [AttachmentsController],
+      providers: [
+        MultipartRegistrar,
+        AttachmentsService,
+        AttachmentOwners,
+        AttachmentEvents,
+        OrphanSweeper,
+        StorageReadiness,
+        { provide: OBJECT_STORAGE, useFactory: () => createObjectStorage(config) },
+        { provide: ATTACHMENT_SETTINGS, useValue: { maxBytes: config.ATTACHMENT_MAX_BYTES } },
+        {
+          provide: ORPHAN_SWEEPER_SETTINGS,
+          useValue: { maxAgeMinutes: config.ORPHAN_MAX_AGE_MINUTES, intervalSeconds: config.ORPHAN_SWEEP_INTERVAL_SECONDS },
+        },
+      ],
+    };
+  }
+}

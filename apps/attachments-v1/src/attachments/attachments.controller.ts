@@ -1,0 +1,133 @@
+import { Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { pipeline, Readable } from 'node:stream';
+import { CompanyId } from '@erp/auth';
+import { AttachmentCreated } from '@erp/contracts';
+import { ApiError, NotFoundError, ValidationFailedError } from '@erp/errors';
+import { AttachmentsService, type AttachmentRevision, type UploadedAttachment } from './attachments.service';
+import { Base64Encoder, base64Length } from './base64-encoder';
+import { negotiateAttachmentRepresentation } from './content-negotiation';
+import { contentDisposition } from './file-name';
+
+type QueryParams = Record<string, string | string[] | undefined>;
+
+const OBJECT_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function refuseUnknownParameters(query: QueryParams, known: string[]): void {
+  const unknown = Object.keys(query).filter((key) => !known.includes(key));
+  if (unknown.length > 0) {
+    throw new ValidationFailedError(
+      unknown.map((field) => ({ field, message: 'is not a parameter of this endpoint', code: '0003-UnknownProperty' })),
+    );
+  }
+}
+
+function readRevision(query: QueryParams): number | undefined {
+  const value = query.revision;
+  if (value === undefined) return undefined;
+  if (Array.isArray(value) || !/^[1-9]\d{0,8}$/.test(value)) {
+    throw ValidationFailedError.of('revision', 'must be a positive integer');
+  }
+  return Number(value);
+}
+
+@Controller('v1')
+export class AttachmentsController {
+  constructor(private readonly attachments: AttachmentsService) {}
+
+  /**
+   * `POST /v1/{endpoint}/{objectId}/Attachment`: multipart/form-data with exactly one file part
+   * named `file`. The same file name on the same object again makes a new revision.
+   */
+  @Post(':endpoint/:objectId/Attachment')
+  @HttpCode(201)
+  async upload(
+    @CompanyId() companyId: string,
+    @Param('endpoint') endpoint: string,
+    @Param('objectId') objectId: string,
+    @Query() query: QueryParams,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<UploadedAttachment> {
+    if (!(AttachmentCreated.ATTACHMENT_OWNER_ENDPOINTS as readonly string[]).includes(endpoint)) {
+      throw new ApiError('RouteNotFound', 'No resource exists at this path');
+    }
+    if (!OBJECT_ID.test(objectId)) throw new NotFoundError(`Object ${objectId.slice(0, 40)}`);
+    refuseUnknownParameters(query, []);
+    const uploaded = await this.attachments.upload(
+      companyId,
+      endpoint as AttachmentCreated.AttachmentOwnerEndpoint,
+      objectId,
+      request,
+    );
+    reply.header('location', `/v1/attachment/${uploaded.id}`);
+    return uploaded;
+  }
+
+  /**
+   * `GET /v1/attachment/{id}[?revision=N]`, negotiated on Accept: bare Base64 text (the default),
+   * a JSON object with the Base64 in `content`, or the raw bytes. All three stream from storage.
+   */
+  @Get('attachment/:id')
+  async download(
+    @CompanyId() companyId: string,
+    @Param('id') id: string,
+    @Query() query: QueryParams,
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    if (!UUID.test(id)) throw new NotFoundError(`Attachment ${id.slice(0, 40)}`);
+    refuseUnknownParameters(query, ['revision']);
+    const revision = readRevision(query);
+    const representation = negotiateAttachmentRepresentation(request.headers.accept);
+    if (!representation) {
+      throw new ApiError('NotAcceptable', 'Accept text/plain (Base64), application/json or application/octet-stream');
+    }
+    const attachment = await this.attachments.find(companyId, id.toLowerCase(), revision);
+    const bytes = await this.attachments.open(attachment);
+    reply.header('x-content-type-options', 'nosniff').header('vary', 'Accept');
+    switch (representation) {
+      case 'application/octet-stream':
+        reply
+          .type('application/octet-stream')
+          .header('content-length', String(attachment.size))
+          .header('content-disposition', contentDisposition(attachment.name));
+        await reply.send(bytes);
+        return;
+      case 'application/json': {
+        const { prefix, suffix } = jsonFrame(attachment);
+        reply
+          .type('application/json; charset=utf-8')
+          .header('content-length', String(Buffer.byteLength(prefix) + base64Length(attachment.size) + suffix.length));
+        await reply.send(Readable.from(jsonBody(prefix, base64Of(bytes), suffix)));
+        return;
+      }
+      default:
+        reply.type('text/plain; charset=us-ascii').header('content-length', String(base64Length(attachment.size)));
+        await reply.send(base64Of(bytes));
+    }
+  }
+}
+
+function base64Of(bytes: Readable): Readable {
+  return pipeline(bytes, new Base64Encoder(), () => undefined);
+}
+
+/** `{ id, name, revision, contentType, size, content: "` ... `" }`: the content streams in between. */
+function jsonFrame(attachment: AttachmentRevision): { prefix: string; suffix: string } {
+  const head = JSON.stringify({
+    id: attachment.id,
+    name: attachment.name,
+    revision: attachment.revision,
+    contentType: attachment.contentType,
+    size: attachment.size,
+  });
+  return { prefix: `${head.slice(0, -1)},"content":"`, suffix: '"}' };
+}
+
+async function* jsonBody(prefix: string, base64: Readable, suffix: string): AsyncGenerator<Buffer> {
+  yield Buffer.from(prefix);
+  for await (const chunk of base64) yield chunk as Buffer;
+  yield Buffer.from(suffix);
+}

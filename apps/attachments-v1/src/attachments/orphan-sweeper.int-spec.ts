@@ -1,0 +1,70 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { startAttachmentsTestApp, type AttachmentsTestApp, type StorageDriver } from '../testing/attachments-test-app';
+
+const A = '1000001';
+
+describe.each<StorageDriver>(['filesystem', 's3'])('orphaned upload bytes on the %s driver', (driver) => {
+  let t: AttachmentsTestApp;
+  let headers: Record<string, string>;
+
+  /** What a crash between "bytes stored" and "metadata committed" leaves: a pending row and an object. */
+  async function simulateCrashedUpload(startedMinutesAgo: number): Promise<string> {
+    const id = randomUUID();
+    const key = `${A}/${id.slice(0, 2)}/${id}`;
+    await t.sql.query(`INSERT INTO pending_uploads (storage_key, company_id, started_at) VALUES ($1, $2, now() - make_interval(mins => $3))`, [
+      key,
+      A,
+      startedMinutesAgo,
+    ]);
+    await t.storage.put(key, Readable.from([randomBytes(1000)]));
+    return key;
+  }
+
+  beforeAll(async () => {
+    t = await startAttachmentsTestApp(driver, { ORPHAN_MAX_AGE_MINUTES: '30' });
+    headers = await t.auth.headers({ company: A });
+    await t.addOwner(A, 'supplierInvoice', '000001');
+  });
+  afterAll(async () => {
+    expect(t.http.serverErrors()).toEqual([]);
+    await t.close();
+  });
+
+  it('deletes the bytes of uploads that never committed once they are older than the maximum age', async () => {
+    const form = new FormData();
+    form.append('file', new Blob([randomBytes(500)]), 'visible.pdf');
+    const visible = await t.http.request('/v1/supplierInvoice/000001/Attachment', { method: 'POST', headers, body: form });
+    expect(visible.status).toBe(201);
+    const committedKeys = await t.storedKeys();
+
+    const old = await simulateCrashedUpload(45);
+    const recent = await simulateCrashedUpload(5);
+    expect(await t.storedKeys()).toEqual([...committedKeys, old, recent].sort());
+
+    // Never visible: no metadata names them.
+    const { rows } = await t.sql.query(`SELECT count(*)::int AS n FROM attachment_revisions WHERE storage_key = ANY($1)`, [[old, recent]]);
+    expect(rows[0]).toEqual({ n: 0 });
+
+    expect(await t.sweeper.sweep()).toBe(1);
+    expect(await t.storedKeys()).toEqual([...committedKeys, recent].sort());
+    expect((await t.sql.query(`SELECT storage_key FROM pending_uploads`)).rows).toEqual([{ storage_key: recent }]);
+
+    // Once old enough, the recent one goes too; committed attachments are never touched.
+    expect(await t.sweeper.sweep(0)).toBe(1);
+    expect(await t.storedKeys()).toEqual(committedKeys);
+    const id = ((await visible.json()) as { id: string }).id;
+    const read = await t.http.request(`/v1/attachment/${id}`, { headers: { ...headers, accept: 'application/octet-stream' } });
+    expect(read.status).toBe(200);
+  });
+
+  it('leaves no pending row behind for committed or rejected uploads', async () => {
+    const ok = new FormData();
+    ok.append('file', new Blob([randomBytes(10)]), 'ok.bin');
+    expect((await t.http.request('/v1/supplierInvoice/000001/Attachment', { method: 'POST', headers, body: ok })).status).toBe(201);
+    const empty = new FormData();
+    empty.append('file', new Blob([]), 'empty.bin');
+    expect((await t.http.request('/v1/supplierInvoice/000001/Attachment', { method: 'POST', headers, body: empty })).status).toBe(400);
+    expect((await t.sql.query(`SELECT * FROM pending_uploads`)).rows).toEqual([]);
+  });
+});

@@ -1,0 +1,73 @@
+import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import { OBJECT_STORAGE, type ObjectStorage } from '../storage/object-storage';
+
+export const ORPHAN_SWEEPER_SETTINGS = Symbol('ORPHAN_SWEEPER_SETTINGS');
+export interface OrphanSweeperSettings {
+  maxAgeMinutes: number;
+  /** 0: never on a timer (tests call `sweep`). */
+  intervalSeconds: number;
+}
+
+const BATCH = 100;
+
+/**
+ * Deletes bytes whose upload never committed: every `pending_uploads` row older than the maximum
+ * age names an object that no metadata points at (the row is deleted in the same transaction that
+ * makes an attachment visible). Each row is claimed with `FOR UPDATE SKIP LOCKED`, so replicas
+ * share the work, and it is deleted only after its object: a failure leaves the row for next time.
+ * An upload still running when its row is claimed fails at commit (its row is gone) and is never
+ * shown, so the sweeper can never delete the bytes of a visible attachment.
+ */
+@Injectable()
+export class OrphanSweeper implements OnModuleInit, OnApplicationShutdown {
+  private readonly logger = new Logger(OrphanSweeper.name);
+  private timer?: NodeJS.Timeout;
+  private running?: Promise<unknown>;
+
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    @Inject(OBJECT_STORAGE) private readonly storage: ObjectStorage,
+    @Inject(ORPHAN_SWEEPER_SETTINGS) private readonly settings: OrphanSweeperSettings,
+  ) {}
+
+  onModuleInit(): void {
+    if (this.settings.intervalSeconds <= 0) return;
+    this.timer = setInterval(() => {
+      if (this.running) return;
+      this.running = this.sweep()
+        .catch((error: unknown) => this.logger.warn(`Orphan sweep failed: ${String(error)}`))
+        .finally(() => (this.running = undefined));
+    }, this.settings.intervalSeconds * 1000);
+    this.timer.unref();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    await this.running;
+  }
+
+  /** Deletes abandoned uploads older than `maxAgeMinutes` (default: the configured age); returns how many. */
+  async sweep(maxAgeMinutes = this.settings.maxAgeMinutes): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const swept = await this.db.transaction(async (tx) => {
+        const rows = await tx.query<Array<{ storage_key: string }>>(
+          `SELECT storage_key FROM pending_uploads WHERE started_at < now() - make_interval(mins => $1)
+           ORDER BY started_at LIMIT ${BATCH} FOR UPDATE SKIP LOCKED`,
+          [maxAgeMinutes],
+        );
+        for (const { storage_key: key } of rows) {
+          await this.storage.delete(key);
+          await tx.query(`DELETE FROM pending_uploads WHERE storage_key = $1`, [key]);
+        }
+        return rows.length;
+      });
+      total += swept;
+      if (swept < BATCH) break;
+    }
+    if (total > 0) this.logger.log(`Deleted the bytes of ${total} abandoned upload(s)`);
+    return total;
+  }
+}

@@ -1,0 +1,18 @@
+import { MESSAGING_ENTITIES, MESSAGING_MIGRATIONS } from '@erp/messaging';
+import { AttachmentEntity, AttachmentRevisionEntity, PendingUploadEntity } from './attachments/attachment.entity';
+import { CreateAttachments1763900000100 } from './migrations/1763900000100-create-attachments';
+import { AttachmentOwnerEntity } from './owners/attachment-owner.entity';
+
+/** Everything this service keeps in its database; the migrations are the schema's source of truth. */
+export const ATTACHMENTS_ENTITIES = [
+  AttachmentEntity,
+  AttachmentRevisionEntity,
+  PendingUploadEntity,
+  AttachmentOwnerEntity,
+  ...MESSAGING_ENTITIES,
+];
+export const ATTACHMENTS_MIGRATIONS = [
+  CreateAttachments1763900000100,
+  // The outbox of this service's events and the processed-events record of its consumer (libs/messaging).
+  ...MESSAGING_MIGRATIONS,
+];

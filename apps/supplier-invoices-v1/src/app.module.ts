@@ -1,0 +1,41 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { AuthModule } from '@erp/auth';
+import { authSettingsFrom } from '@erp/bootstrap';
+import { DatabaseModule } from '@erp/database';
+import { MessagingModule, messagingOptionsFrom } from '@erp/messaging';
+import { HealthModule } from '@erp/observability';
+import type { SupplierInvoicesConfig } from './config';
+import { SUPPLIER_INVOICES_ENTITIES, SUPPLIER_INVOICES_MIGRATIONS } from './database';
+import { SupplierInvoiceEvents } from './events/supplier-invoice-events';
+import { InvoiceAttachmentsHandler } from './invoice-attachments/invoice-attachments.handler';
+import { SupplierInvoicesController } from './supplier-invoices/supplier-invoices.controller';
+import { SUPPLIER_INVOICE_SETTINGS, SupplierInvoicesService } from './supplier-invoices/supplier-invoices.service';
+
+@Module({})
+export class SupplierInvoicesAppModule {
+  static forRoot(config: SupplierInvoicesConfig): DynamicModule {
+    return {
+      module: SupplierInvoicesAppModule,
+      imports: [
+        DatabaseModule.forRoot({
+          url: config.DATABASE_URL,
+          entities: SUPPLIER_INVOICES_ENTITIES,
+          migrations: SUPPLIER_INVOICES_MIGRATIONS,
+          applicationName: 'supplier-invoices-v1',
+          poolSize: config.DATABASE_POOL_SIZE,
+        }),
+        // Publishes SUPPLIERINVOICE_CREATED / _UPDATED through the outbox; consumes ATTACHMENT_CREATED.
+        MessagingModule.forRoot(messagingOptionsFrom(config, { clientId: 'supplier-invoices-v1' })),
+        AuthModule.forRoot(authSettingsFrom(config), { requireApplicationType: true }),
+        HealthModule.forRoot(),
+      ],
+      controllers: [SupplierInvoicesController],
+      providers: [
+        SupplierInvoicesService,
+        SupplierInvoiceEvents,
+        InvoiceAttachmentsHandler,
+        { provide: SUPPLIER_INVOICE_SETTINGS, useValue: { maxPageSize: config.SUPPLIER_INVOICE_MAX_PAGE_SIZE } },
+      ],
+    };
+  }
+}

@@ -1,0 +1,22 @@
+import { MESSAGING_ENTITIES, MESSAGING_MIGRATIONS } from '@erp/messaging';
+import {
+  SupplierInvoiceAttachmentEntity,
+  SupplierInvoiceEntity,
+  SupplierInvoiceLineEntity,
+  SupplierInvoiceNumberCounterEntity,
+} from './supplier-invoices/supplier-invoice.entity';
+import { CreateSupplierInvoices1763900000000 } from './migrations/1763900000000-create-supplier-invoices';
+
+/** Everything this service keeps in its database; the migrations are the schema's source of truth. */
+export const SUPPLIER_INVOICES_ENTITIES = [
+  SupplierInvoiceEntity,
+  SupplierInvoiceLineEntity,
+  SupplierInvoiceNumberCounterEntity,
+  SupplierInvoiceAttachmentEntity,
+  ...MESSAGING_ENTITIES,
+];
+export const SUPPLIER_INVOICES_MIGRATIONS = [
+  CreateSupplierInvoices1763900000000,
+  // The outbox of this service's events and the processed-events record of its consumer (libs/messaging).
+  ...MESSAGING_MIGRATIONS,
+];

@@ -1,0 +1,29 @@
+import { Injectable } from '@nestjs/common';
+import { AttachmentCreated, type DomainEvent, TOPICS } from '@erp/contracts';
+import { ConsumeEvents, type EventHandlerContext } from '@erp/messaging';
+
+export const INVOICE_ATTACHMENTS_GROUP = 'supplier-invoices-v1.invoice-attachments';
+
+/**
+ * Keeps each invoice's `attachments [{ id, name, revision }]` from ATTACHMENT_CREATED events.
+ * Runs in the consumer's transaction (with its processed-event record), so an event is applied
+ * exactly once. A later revision of the same attachment id replaces the earlier one; an older
+ * revision arriving late changes nothing. Attachments of other endpoints (customers) are ignored.
+ * The invoice's own version and lastModifiedDateTime do not change: an attachment is not an edit
+ * of the document, and a client's If-Match must not fail because a file was uploaded meanwhile.
+ */
+@Injectable()
+export class InvoiceAttachmentsHandler {
+  @ConsumeEvents({ topic: TOPICS.attachments, groupId: INVOICE_ATTACHMENTS_GROUP, eventTypes: [AttachmentCreated.TYPE] })
+  async onAttachmentCreated(event: DomainEvent<typeof AttachmentCreated.TYPE>, { manager }: EventHandlerContext): Promise<void> {
+    const { data } = event;
+    if (data.endpoint !== 'supplierInvoice') return;
+    await manager.query(
+      `INSERT INTO supplier_invoice_attachments AS a (company_id, attachment_id, reference_number, name, revision, attached_at)
+       VALUES ($1, $2, $3, $4, $5, $6::timestamptz)
+       ON CONFLICT (company_id, attachment_id) DO UPDATE SET name = excluded.name, revision = excluded.revision
+       WHERE a.revision < excluded.revision`,
+      [event.companyId, data.id, data.objectId, data.name, data.revision, event.time],
+    );
+  }
+}
