@@ -1,0 +1,39 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { AuthModule } from '@erp/auth';
+import { authSettingsFrom } from '@erp/bootstrap';
+import { DatabaseModule } from '@erp/database';
+import { MessagingModule, messagingOptionsFrom } from '@erp/messaging';
+import { HealthModule } from '@erp/observability';
+import type { SalesOrdersConfig } from './config';
+import { CustomerEventsConsumer } from './customers/customer-events.consumer';
+import { CustomerSnapshotsService } from './customers/customer-snapshots.service';
+import { SALES_ORDERS_ENTITIES, SALES_ORDERS_MIGRATIONS } from './database';
+import { SalesOrderEvents } from './events/sales-order-events';
+import { SalesOrdersController } from './sales-orders/sales-orders.controller';
+import { SalesOrdersService } from './sales-orders/sales-orders.service';
+
+export const SERVICE_NAME = 'sales-orders-v3';
+
+@Module({})
+export class SalesOrdersAppModule {
+  static forRoot(config: SalesOrdersConfig): DynamicModule {
+    return {
+      module: SalesOrdersAppModule,
+      imports: [
+        DatabaseModule.forRoot({
+          url: config.DATABASE_URL,
+          entities: SALES_ORDERS_ENTITIES,
+          migrations: SALES_ORDERS_MIGRATIONS,
+          applicationName: SERVICE_NAME,
+          poolSize: config.DATABASE_POOL_SIZE,
+        }),
+        // v3 does not require ipp-application-type (API.md: it is a /v1 rule).
+        AuthModule.forRoot(authSettingsFrom(config), { requireApplicationType: false }),
+        HealthModule.forRoot(),
+        MessagingModule.forRoot(messagingOptionsFrom(config, { clientId: SERVICE_NAME })),
+      ],
+      controllers: [SalesOrdersController],
+      providers: [SalesOrdersService, CustomerSnapshotsService, CustomerEventsConsumer, SalesOrderEvents],
+    };
+  }
+}

@@ -1,0 +1,18 @@
+import { MESSAGING_ENTITIES, MESSAGING_MIGRATIONS } from '@erp/messaging';
+import { CustomerSnapshotEntity } from './customers/customer-snapshot.entity';
+import { CreateSalesOrders1764100000000 } from './migrations/1764100000000-create-sales-orders';
+import { SalesOrderCounterEntity, SalesOrderEntity, SalesOrderLineEntity } from './sales-orders/sales-order.entity';
+
+/**
+ * Everything this service keeps in its database; the migrations are the schema's source of truth.
+ * The outbox (events it publishes) and processed_events (customer events it consumed) come from
+ * @erp/messaging.
+ */
+export const SALES_ORDERS_ENTITIES = [
+  SalesOrderEntity,
+  SalesOrderLineEntity,
+  SalesOrderCounterEntity,
+  CustomerSnapshotEntity,
+  ...MESSAGING_ENTITIES,
+];
+export const SALES_ORDERS_MIGRATIONS = [...MESSAGING_MIGRATIONS, CreateSalesOrders1764100000000];

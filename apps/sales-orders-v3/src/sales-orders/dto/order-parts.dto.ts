@@ -1,0 +1,175 @@
+import { Type } from 'class-transformer';
+import { IsEmail, IsInt, IsObject, Matches, Max, Min, ValidateNested } from 'class-validator';
+import {
+  DecimalMax,
+  DecimalMin,
+  IsExactDecimal,
+  IsV3DateTime,
+  OptionalNotNull,
+  OptionalNullable,
+  Required,
+  Text,
+} from './validators';
+
+/**
+ * Parts shared by the create and patch bodies. Field names follow the published v3 API; each field
+ * is optional unless marked Required, `null` clears a clearable field.
+ */
+
+/** An address as sent and as returned (the same shape both ways, so a read value can be sent back). */
+export class AddressDto {
+  @OptionalNullable() @Text(50) line1?: string | null;
+  @OptionalNullable() @Text(50) line2?: string | null;
+  @OptionalNullable() @Text(50) line3?: string | null;
+  @OptionalNullable() @Text(20) postalCode?: string | null;
+  @OptionalNullable() @Text(50) city?: string | null;
+
+  @OptionalNullable()
+  @Matches(/^[A-Z]{2}$/, { message: 'countryId must be an ISO 3166-1 alpha-2 code such as NO or SE' })
+  countryId?: string | null;
+
+  @OptionalNullable() @Text(50) stateId?: string | null;
+}
+
+export class ContactDto {
+  @OptionalNullable() @Text(255) name?: string | null;
+  @OptionalNullable() @Text(255) attention?: string | null;
+  @OptionalNullable() @Text(255) @IsEmail() email?: string | null;
+  @OptionalNullable() @Text(50) phone1?: string | null;
+}
+
+/** `billing` and `shipping`: on PATCH only the fields sent change (per address and contact). */
+export class AddressAndContactDto {
+  @OptionalNotNull()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => AddressDto)
+  address?: AddressDto;
+
+  @OptionalNotNull()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => ContactDto)
+  contact?: ContactDto;
+}
+
+export class CodeDescriptionDto {
+  @Required()
+  @Text(30, { nonEmpty: true })
+  id: string;
+
+  @OptionalNullable() @Text(100) description?: string | null;
+}
+
+/** `paymentSettings { terms, method }`: each replaced whole when sent, cleared by null. */
+export class PaymentSettingsDto {
+  @OptionalNullable()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => CodeDescriptionDto)
+  terms?: CodeDescriptionDto | null;
+
+  @OptionalNullable()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => CodeDescriptionDto)
+  method?: CodeDescriptionDto | null;
+}
+
+export const CUSTOMER_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,29}$/;
+const CUSTOMER_ID_MESSAGE = 'customer.id must be a customer number: 1 to 30 letters, digits, ".", "_" or "-"';
+
+/** The customer of a new order; `id` is the customer number. */
+export class CreateCustomerReferenceDto {
+  @Required()
+  @Matches(CUSTOMER_ID_PATTERN, { message: CUSTOMER_ID_MESSAGE })
+  id: string;
+
+  @OptionalNullable() @Text(40) order?: string | null;
+  @OptionalNullable() @Text(40) refNo?: string | null;
+}
+
+export class PatchCustomerReferenceDto {
+  @OptionalNotNull()
+  @Matches(CUSTOMER_ID_PATTERN, { message: CUSTOMER_ID_MESSAGE })
+  id?: string;
+
+  @OptionalNullable() @Text(40) order?: string | null;
+  @OptionalNullable() @Text(40) refNo?: string | null;
+}
+
+/** Decimal limits of the line fields (the database columns are numeric(18,6), numeric(7,4)). */
+export const QUANTITY_LIMITS = { maxIntegerDigits: 12, maxScale: 6 };
+export const UNIT_PRICE_LIMITS = { maxIntegerDigits: 12, maxScale: 6 };
+export const DISCOUNT_LIMITS = { maxIntegerDigits: 3, maxScale: 4 };
+// eslint-disable-next-line no-control-regex -- refusing control characters is the point
+const INVENTORY_ID = /^[^\u0000-\u001f\u007f]{1,30}$/;
+
+/**
+ * The fields of one order line, every one optional here: which are required depends on where the
+ * line is (a new order's line, or a PATCH insert/update/delete) and is checked by the use case.
+ */
+export class LineFieldsDto {
+  @OptionalNotNull()
+  @Matches(INVENTORY_ID, { message: 'inventoryId must be 1 to 30 characters without control characters' })
+  inventoryId?: string;
+
+  @OptionalNotNull()
+  @IsExactDecimal(QUANTITY_LIMITS)
+  @DecimalMin(0, { exclusive: true })
+  quantity?: number | string;
+
+  @OptionalNotNull()
+  @IsExactDecimal(UNIT_PRICE_LIMITS)
+  @DecimalMin(0)
+  unitPrice?: number | string;
+
+  @OptionalNotNull()
+  @IsExactDecimal(DISCOUNT_LIMITS)
+  @DecimalMin(0)
+  @DecimalMax(100)
+  discountPercent?: number | string;
+
+  @OptionalNullable() @Text(256) description?: string | null;
+  @OptionalNullable() @Text(6) unitOfMeasure?: string | null;
+  @OptionalNullable() @Text(30) warehouseId?: string | null;
+  @OptionalNullable() @IsV3DateTime() requestDate?: string | null;
+  @OptionalNullable() @Text(2048) note?: string | null;
+
+  @OptionalNotNull()
+  @IsInt()
+  @Min(0)
+  @Max(2_000_000_000)
+  sortOrder?: number;
+}
+
+/** The header fields a PATCH may change (create adds `type` and requires `customer`). */
+export class HeaderFieldsDto {
+  @OptionalNullable() @IsV3DateTime() requestOn?: string | null;
+  @OptionalNullable() @IsV3DateTime() cancelBy?: string | null;
+  @OptionalNullable() @Text(255) description?: string | null;
+  @OptionalNullable() @Text(2048) note?: string | null;
+
+  @OptionalNullable()
+  @Matches(/^[A-Z]{3}$/, { message: 'currencyId must be an ISO 4217 code such as NOK or EUR' })
+  currencyId?: string | null;
+
+  @OptionalNotNull()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => AddressAndContactDto)
+  billing?: AddressAndContactDto;
+
+  @OptionalNotNull()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => AddressAndContactDto)
+  shipping?: AddressAndContactDto;
+
+  @OptionalNotNull()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => PaymentSettingsDto)
+  paymentSettings?: PaymentSettingsDto;
+}
+

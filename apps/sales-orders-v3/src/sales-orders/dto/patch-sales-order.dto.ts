@@ -1,0 +1,48 @@
+import { Type } from 'class-transformer';
+import { ArrayMaxSize, IsArray, IsIn, IsInt, IsObject, Max, Min, ValidateNested } from 'class-validator';
+import { MAX_LINES_PER_REQUEST, ORDER_STATUSES, type OrderStatus } from '@erp/sales-orders-queries';
+import { HeaderFieldsDto, LineFieldsDto, PatchCustomerReferenceDto } from './order-parts.dto';
+import { IsV3DateTime, OptionalNotNull, Required } from './validators';
+
+export const LINE_OPERATIONS = ['insert', 'update', 'delete'] as const;
+export type LineOperation = (typeof LINE_OPERATIONS)[number];
+
+/**
+ * One line change of a PATCH. `insert` carries the new line's fields (inventoryId, quantity and
+ * unitPrice required) and no lineId; `update` names a lineId and the fields to change; `delete`
+ * names a lineId and nothing else. Those rules, and that each line is changed at most once, are
+ * checked by the use case together with the rest of the body.
+ */
+export class PatchLineDto extends LineFieldsDto {
+  @Required()
+  @IsIn(LINE_OPERATIONS, { message: `operation must be one of ${LINE_OPERATIONS.join(', ')}` })
+  operation: LineOperation;
+
+  @OptionalNotNull()
+  @IsInt()
+  @Min(1)
+  @Max(2_147_483_647)
+  lineId?: number;
+}
+
+/** PATCH /api/v3/SalesOrders/{type}/{orderId}: header fields and line changes in one body. */
+export class PatchSalesOrderDto extends HeaderFieldsDto {
+  @OptionalNotNull()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => PatchCustomerReferenceDto)
+  customer?: PatchCustomerReferenceDto;
+
+  @OptionalNotNull() @IsV3DateTime() date?: string;
+
+  @OptionalNotNull()
+  @IsIn(ORDER_STATUSES, { message: `status must be one of ${ORDER_STATUSES.join(', ')}` })
+  status?: OrderStatus;
+
+  @OptionalNotNull()
+  @IsArray()
+  @ArrayMaxSize(MAX_LINES_PER_REQUEST)
+  @ValidateNested({ each: true })
+  @Type(() => PatchLineDto)
+  lines?: PatchLineDto[];
+}

@@ -1,0 +1,184 @@
+import { DETAIL_CODES, type FieldProblem } from '@erp/errors';
+import { parseV3DateTime } from '@erp/paging';
+import type { CustomerSnapshot } from '../customers/customer-snapshots.service';
+import { problem } from './body-validation';
+import type { CreateSalesOrderDto } from './dto/create-sales-order.dto';
+import type { LineFieldsDto } from './dto/order-parts.dto';
+import { CUSTOMER_ID_PATTERN } from './dto/order-parts.dto';
+import type { PatchLineDto, PatchSalesOrderDto } from './dto/patch-sales-order.dto';
+import { decimalText } from './dto/validators';
+import { INACTIVE_CUSTOMER_STATUS, isOrderType, ORDER_TYPE_CODES } from '@erp/sales-orders-queries';
+
+/**
+ * The body rules class-validator cannot express on one field: which line fields an operation
+ * needs or forbids, one operation per line, known order types, and the customer reference. Each
+ * returns problems (never throws), so a request hears about every problem at once.
+ */
+
+const LINE_FIELDS = [
+  'inventoryId',
+  'quantity',
+  'unitPrice',
+  'discountPercent',
+  'description',
+  'unitOfMeasure',
+  'warehouseId',
+  'requestDate',
+  'note',
+  'sortOrder',
+] as const satisfies ReadonlyArray<keyof LineFieldsDto>;
+
+const NEW_LINE_REQUIRED = ['inventoryId', 'quantity', 'unitPrice'] as const;
+
+/** PATCH header fields: a body that has none of them and no line changes changes nothing. */
+const PATCH_HEADER_FIELDS = [
+  'customer',
+  'date',
+  'requestOn',
+  'cancelBy',
+  'description',
+  'note',
+  'status',
+  'currencyId',
+  'billing',
+  'shipping',
+  'paymentSettings',
+] as const satisfies ReadonlyArray<keyof PatchSalesOrderDto>;
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function requiredLineFields(line: LineFieldsDto, path: string, why: string): FieldProblem[] {
+  return NEW_LINE_REQUIRED.filter((field) => line[field] === undefined).map((field) =>
+    problem(`${path}.${field}`, `${field} is required ${why}`, DETAIL_CODES.required),
+  );
+}
+
+export function orderTypeProblems(type: unknown): FieldProblem[] {
+  if (typeof type !== 'string' || type.trim() === '' || isOrderType(type)) return [];
+  return [problem('type', `type must be one of ${ORDER_TYPE_CODES.join(', ')}`, DETAIL_CODES.unknownReference)];
+}
+
+/** POST: a known type, and every line has inventoryId, quantity and unitPrice. */
+export function createRuleProblems(dto: CreateSalesOrderDto): FieldProblem[] {
+  const problems = orderTypeProblems(dto.type);
+  (Array.isArray(dto.orderLines) ? dto.orderLines : []).forEach((line, i) => {
+    if (isObject(line)) problems.push(...requiredLineFields(line, `orderLines[${i}]`, 'for every order line'));
+  });
+  return problems;
+}
+
+/** A customer id the use case should look up: one that passed its own format check. */
+export function customerIdToCheck(customer: unknown): string | undefined {
+  const id = isObject(customer) ? customer.id : undefined;
+  return typeof id === 'string' && CUSTOMER_ID_PATTERN.test(id) ? id : undefined;
+}
+
+/** Unknown customer -> 0007-UnknownReference; inactive customer -> 0008-InactiveReference. */
+export function customerProblems(customerId: string, snapshot: CustomerSnapshot | undefined): FieldProblem[] {
+  if (!snapshot) {
+    return [problem('customer.id', `customer ${customerId} does not exist`, DETAIL_CODES.unknownReference)];
+  }
+  if (snapshot.status === INACTIVE_CUSTOMER_STATUS) {
+    return [problem('customer.id', `customer ${customerId} is inactive`, DETAIL_CODES.inactiveReference)];
+  }
+  return [];
+}
+
+/**
+ * PATCH: the body changes something; `insert` has the new line's required fields and no lineId;
+ * `update` and `delete` name a lineId; `delete` carries nothing else; each line is changed once.
+ */
+export function patchRuleProblems(dto: PatchSalesOrderDto): FieldProblem[] {
+  const problems: FieldProblem[] = [];
+  const lines: unknown[] = Array.isArray(dto.lines) ? dto.lines : [];
+  if (PATCH_HEADER_FIELDS.every((field) => dto[field] === undefined) && lines.length === 0) {
+    problems.push(problem('body', 'must change at least one header field or line', DETAIL_CODES.required));
+  }
+  const firstChange = new Map<number, number>();
+  lines.forEach((entry, i) => {
+    if (!isObject(entry)) return;
+    const line = entry as unknown as PatchLineDto;
+    const path = `lines[${i}]`;
+    if (line.operation === 'insert') {
+      if (line.lineId !== undefined) {
+        problems.push(problem(`${path}.lineId`, 'lineId must not be given for insert: the server assigns line ids'));
+      }
+      problems.push(...requiredLineFields(line, path, 'for insert'));
+      return;
+    }
+    if (line.operation !== 'update' && line.operation !== 'delete') return;
+    if (line.lineId === undefined) {
+      problems.push(problem(`${path}.lineId`, `lineId is required for ${line.operation}`, DETAIL_CODES.required));
+    } else if (Number.isInteger(line.lineId)) {
+      const earlier = firstChange.get(line.lineId);
+      if (earlier === undefined) firstChange.set(line.lineId, i);
+      else problems.push(problem(`${path}.lineId`, `line ${line.lineId} is already changed by lines[${earlier}]; send one operation per line`));
+    }
+    if (line.operation === 'delete') {
+      for (const field of LINE_FIELDS) {
+        if (line[field] !== undefined) problems.push(problem(`${path}.${field}`, `${field} must not be given with delete`));
+      }
+    }
+  });
+  return problems;
+}
+
+/** The update/delete entries whose lineId must exist on the order: index in `lines` and the id. */
+export function referencedLineIds(dto: PatchSalesOrderDto): Array<{ index: number; lineId: number }> {
+  const refs: Array<{ index: number; lineId: number }> = [];
+  (Array.isArray(dto.lines) ? dto.lines : []).forEach((line, index) => {
+    if (isObject(line) && (line.operation === 'update' || line.operation === 'delete') && Number.isInteger(line.lineId)) {
+      refs.push({ index, lineId: line.lineId as number });
+    }
+  });
+  return refs;
+}
+
+/** A validated timestamp body value as the ISO instant SQL receives (`$n::timestamptz`). */
+export function instantOf(value: string | null | undefined): string | null {
+  if (value === undefined || value === null) return null;
+  const date = parseV3DateTime(value);
+  if (!date) throw new Error('instantOf called with a value that was not validated');
+  return date.toISOString();
+}
+
+/**
+ * One line as the SQL insert reads it (jsonb_to_recordset): decimals as exact decimal text,
+ * timestamps as ISO instants. `n` numbers the new lines of the request from 1.
+ */
+export function lineRecord(line: LineFieldsDto, n: number): Record<string, unknown> {
+  return {
+    n,
+    inventory_id: line.inventoryId,
+    description: line.description ?? null,
+    quantity: decimalText(line.quantity),
+    unit_price: decimalText(line.unitPrice),
+    discount_percent: decimalText(line.discountPercent ?? 0),
+    unit_of_measure: line.unitOfMeasure ?? null,
+    warehouse_id: line.warehouseId ?? null,
+    request_date: instantOf(line.requestDate),
+    note: line.note ?? null,
+    sort_order: line.sortOrder ?? null,
+  };
+}
+
+/**
+ * The changed fields of one line for the bulk UPDATE: only the keys the client sent (a key with
+ * null clears the field), in the record's column names and SQL-ready values.
+ */
+export function lineChanges(line: PatchLineDto): Record<string, unknown> {
+  const changes: Record<string, unknown> = { line_id: line.lineId };
+  if (line.inventoryId !== undefined) changes.inventory_id = line.inventoryId;
+  if (line.quantity !== undefined) changes.quantity = decimalText(line.quantity);
+  if (line.unitPrice !== undefined) changes.unit_price = decimalText(line.unitPrice);
+  if (line.discountPercent !== undefined) changes.discount_percent = decimalText(line.discountPercent);
+  if (line.description !== undefined) changes.description = line.description;
+  if (line.unitOfMeasure !== undefined) changes.unit_of_measure = line.unitOfMeasure;
+  if (line.warehouseId !== undefined) changes.warehouse_id = line.warehouseId;
+  if (line.requestDate !== undefined) changes.request_date = instantOf(line.requestDate);
+  if (line.note !== undefined) changes.note = line.note;
+  if (line.sortOrder !== undefined) changes.sort_order = line.sortOrder;
+  return changes;
+}

@@ -1,0 +1,173 @@
+import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
+
+/**
+ * The sales-order tables as TypeORM sees them. They describe the schema (and let CI detect drift
+ * from the migrations); every read and write goes through hand-written SQL (@erp/sales-orders-queries,
+ * sales-orders.service.ts) that builds the JSON in PostgreSQL.
+ */
+@Entity({ name: 'sales_orders' })
+@Index('sales_orders_company_type_order_key', ['companyId', 'orderType', 'orderId'], { unique: true })
+@Index('sales_orders_company_internal_key', ['companyId', 'internalId'], { unique: true })
+@Index('sales_orders_company_created_idx', ['companyId', 'createdAt', 'internalId'])
+@Index('sales_orders_company_modified_idx', ['companyId', 'lastModifiedAt', 'internalId'])
+@Index('sales_orders_company_order_id_idx', ['companyId', 'orderId', 'orderType'])
+@Index('sales_orders_company_type_created_idx', ['companyId', 'orderType', 'createdAt', 'internalId'])
+@Index('sales_orders_company_customer_idx', ['companyId', 'customerId', 'createdAt', 'internalId'])
+@Index('sales_orders_company_status_idx', ['companyId', 'status', 'createdAt', 'internalId'])
+@Index('sales_orders_search_trgm_idx', { synchronize: false })
+@Check('sales_orders_status_check', `status IN ('Open', 'Hold', 'BackOrder', 'Completed', 'Cancelled')`)
+@Check('sales_orders_type_check', `order_type IN ('SO', 'QT', 'IN', 'CM')`)
+export class SalesOrderEntity {
+  @PrimaryGeneratedColumn('identity', { name: 'internal_id', type: 'bigint', generatedIdentity: 'ALWAYS' })
+  internalId: string;
+
+  @Column({ name: 'company_id', type: 'varchar', length: 64 })
+  companyId: string;
+
+  @Column({ name: 'order_type', type: 'varchar', length: 2 })
+  orderType: string;
+
+  @Column({ name: 'order_id', type: 'varchar', length: 15 })
+  orderId: string;
+
+  @Column({ type: 'varchar', length: 20 })
+  status: string;
+
+  @Column({ name: 'order_date', type: 'timestamptz' })
+  orderDate: Date;
+
+  @Column({ name: 'request_on', type: 'timestamptz', nullable: true })
+  requestOn: Date | null;
+
+  @Column({ name: 'cancel_by', type: 'timestamptz', nullable: true })
+  cancelBy: Date | null;
+
+  @Column({ type: 'varchar', length: 255, nullable: true })
+  description: string | null;
+
+  @Column({ type: 'varchar', length: 2048, nullable: true })
+  note: string | null;
+
+  @Column({ name: 'currency_id', type: 'varchar', length: 3, nullable: true })
+  currencyId: string | null;
+
+  @Column({ name: 'customer_id', type: 'varchar', length: 30 })
+  customerId: string;
+
+  /** The customer's name as it appears on the order (copied when the order gets its customer). */
+  @Column({ name: 'customer_name', type: 'varchar', length: 255 })
+  customerName: string;
+
+  @Column({ name: 'customer_order', type: 'varchar', length: 40, nullable: true })
+  customerOrder: string | null;
+
+  @Column({ name: 'customer_ref_no', type: 'varchar', length: 40, nullable: true })
+  customerRefNo: string | null;
+
+  @Column({ type: 'jsonb' })
+  billing: object;
+
+  @Column({ type: 'jsonb' })
+  shipping: object;
+
+  @Column({ name: 'payment_settings', type: 'jsonb' })
+  paymentSettings: object;
+
+  @Column({ type: 'jsonb' })
+  attachments: object;
+
+  @Column({ name: 'line_total', type: 'numeric', precision: 38, scale: 2, default: 0 })
+  lineTotal: string;
+
+  @Column({ name: 'discount_total', type: 'numeric', precision: 38, scale: 2, default: 0 })
+  discountTotal: string;
+
+  @Column({ name: 'order_total', type: 'numeric', precision: 38, scale: 2, default: 0 })
+  orderTotal: string;
+
+  @Column({ name: 'order_qty', type: 'numeric', precision: 38, scale: 6, default: 0 })
+  orderQty: string;
+
+  /** The highest line id ever given on this order: ids are never reused, even after a delete. */
+  @Column({ name: 'last_line_id', type: 'integer', default: 0 })
+  lastLineId: number;
+
+  @Column({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+
+  @Column({ name: 'last_modified_at', type: 'timestamptz' })
+  lastModifiedAt: Date;
+
+  @Column({ type: 'bigint', default: () => `nextval('sales_order_version_seq')` })
+  version: string;
+}
+
+@Entity({ name: 'sales_order_lines' })
+@Index('sales_order_lines_sort_idx', ['companyId', 'orderInternalId', 'sortOrder', 'lineId'])
+@Check('sales_order_lines_quantity_check', `quantity > 0`)
+@Check('sales_order_lines_unit_price_check', `unit_price >= 0`)
+@Check('sales_order_lines_discount_check', `discount_percent >= 0 AND discount_percent <= 100`)
+@Check('sales_order_lines_extended_price_check', `extended_price = round(quantity * unit_price * (1 - discount_percent / 100), 2)`)
+export class SalesOrderLineEntity {
+  @PrimaryColumn({ name: 'company_id', type: 'varchar', length: 64, primaryKeyConstraintName: 'sales_order_lines_pkey' })
+  companyId: string;
+
+  @PrimaryColumn({ name: 'order_internal_id', type: 'bigint', primaryKeyConstraintName: 'sales_order_lines_pkey' })
+  orderInternalId: string;
+
+  @PrimaryColumn({ name: 'line_id', type: 'integer', primaryKeyConstraintName: 'sales_order_lines_pkey' })
+  lineId: number;
+
+  @ManyToOne(() => SalesOrderEntity, { onDelete: 'CASCADE' })
+  @JoinColumn([
+    { name: 'company_id', referencedColumnName: 'companyId', foreignKeyConstraintName: 'sales_order_lines_order_fkey' },
+    { name: 'order_internal_id', referencedColumnName: 'internalId', foreignKeyConstraintName: 'sales_order_lines_order_fkey' },
+  ])
+  order?: SalesOrderEntity;
+
+  @Column({ name: 'sort_order', type: 'integer' })
+  sortOrder: number;
+
+  @Column({ name: 'inventory_id', type: 'varchar', length: 30 })
+  inventoryId: string;
+
+  @Column({ type: 'varchar', length: 256, nullable: true })
+  description: string | null;
+
+  @Column({ type: 'numeric', precision: 18, scale: 6 })
+  quantity: string;
+
+  @Column({ name: 'unit_price', type: 'numeric', precision: 18, scale: 6 })
+  unitPrice: string;
+
+  @Column({ name: 'discount_percent', type: 'numeric', precision: 7, scale: 4, default: 0 })
+  discountPercent: string;
+
+  @Column({ name: 'extended_price', type: 'numeric', precision: 38, scale: 2 })
+  extendedPrice: string;
+
+  @Column({ name: 'unit_of_measure', type: 'varchar', length: 6, nullable: true })
+  unitOfMeasure: string | null;
+
+  @Column({ name: 'warehouse_id', type: 'varchar', length: 30, nullable: true })
+  warehouseId: string | null;
+
+  @Column({ name: 'request_date', type: 'timestamptz', nullable: true })
+  requestDate: Date | null;
+
+  @Column({ type: 'varchar', length: 2048, nullable: true })
+  note: string | null;
+}
+
+/** The last order number given per company and order type. */
+@Entity({ name: 'sales_order_counters' })
+export class SalesOrderCounterEntity {
+  @PrimaryColumn({ name: 'company_id', type: 'varchar', length: 64, primaryKeyConstraintName: 'sales_order_counters_pkey' })
+  companyId: string;
+
+  @PrimaryColumn({ name: 'order_type', type: 'varchar', length: 2, primaryKeyConstraintName: 'sales_order_counters_pkey' })
+  orderType: string;
+
+  @Column({ name: 'last_value', type: 'bigint' })
+  lastValue: string;
+}

@@ -1,0 +1,177 @@
+import { Client } from 'pg';
+import { migrateDatabase } from '@erp/database';
+import {
+  createTestDatabase,
+  RecordingFetch,
+  startTestService,
+  TestAuth,
+  testKafkaBrokers,
+  testTopicPrefix,
+  type RunningTestService,
+  type TestDatabase,
+} from '@erp/testing';
+import { SalesOrdersAppModule } from '../app.module';
+import { SalesOrdersConfig } from '../config';
+import { SALES_ORDERS_ENTITIES, SALES_ORDERS_MIGRATIONS } from '../database';
+
+/** A sales-orders-v3 instance on its own fresh database and Kafka topic prefix, plus the tools its tests need. */
+export interface SalesOrdersTestApp {
+  service: RunningTestService;
+  database: TestDatabase;
+  sql: Client;
+  auth: TestAuth;
+  http: RecordingFetch;
+  topicPrefix: string;
+  /** Standard v3 request headers for a company, JSON body included. */
+  headers(company?: string, extra?: Record<string, string>): Promise<Record<string, string>>;
+  close(): Promise<void>;
+}
+
+export async function startSalesOrdersTestApp(name: string, env: Record<string, string> = {}): Promise<SalesOrdersTestApp> {
+  const database = await createTestDatabase(`sales_orders_${name}`);
+  await migrateDatabase({
+    url: database.url,
+    entities: SALES_ORDERS_ENTITIES,
+    migrations: SALES_ORDERS_MIGRATIONS,
+    applicationName: 'sales-orders-v3-migrate',
+  });
+  const auth = new TestAuth();
+  const topicPrefix = testTopicPrefix(`sales-orders-${name}`);
+  const service = await startTestService({
+    name: 'sales-orders-v3',
+    config: SalesOrdersConfig,
+    env: {
+      DATABASE_URL: database.url,
+      KAFKA_BROKERS: testKafkaBrokers().join(','),
+      KAFKA_TOPIC_PREFIX: topicPrefix,
+      ...auth.serviceEnv,
+      ...env,
+    },
+    module: (config) => SalesOrdersAppModule.forRoot(config),
+    errorFamily: 'problem',
+  });
+  const sql = new Client({ connectionString: database.url });
+  await sql.connect();
+  return {
+    service,
+    database,
+    sql,
+    auth,
+    http: new RecordingFetch(service.url),
+    topicPrefix,
+    async headers(company = '1000001', extra = {}) {
+      const headers = await auth.headers({ company, applicationType: null });
+      return { ...headers, 'content-type': 'application/json', ...extra };
+    },
+    async close() {
+      await service.close();
+      await sql.end();
+      await database.drop();
+    },
+  };
+}
+
+/** Puts customers into the snapshot the way the customer events would (fast setup). */
+export async function insertCustomerSnapshots(
+  sql: Client,
+  companyId: string,
+  customers: Array<{ id: string; name?: string; status?: string; currencyId?: string | null }>,
+): Promise<void> {
+  for (const c of customers) {
+    await sql.query(
+      `INSERT INTO customer_snapshots (company_id, customer_id, name, status, currency_id, source_version)
+       VALUES ($1, $2, $3, $4, $5, 1)
+       ON CONFLICT (company_id, customer_id) DO UPDATE SET name = EXCLUDED.name, status = EXCLUDED.status, currency_id = EXCLUDED.currency_id`,
+      [companyId, c.id, c.name ?? `Customer ${c.id}`, c.status ?? 'Active', c.currencyId === undefined ? 'NOK' : c.currencyId],
+    );
+  }
+}
+
+export interface BulkOrderOptions {
+  type?: string;
+  customerId?: string;
+  customerName?: string;
+  customerOrder?: (i: number) => string | null;
+  status?: (i: number) => string;
+  linesPerOrder?: number;
+  /** created_at of order i (1-based) = start + i seconds; last_modified_at = created + modifiedOffsetSeconds(i). */
+  start?: string;
+  modifiedOffsetSeconds?: (i: number) => number;
+}
+
+/**
+ * Inserts `count` orders (and `linesPerOrder` lines each, totals computed) straight into the tables,
+ * numbered after the company's counter, for paging, filter and load tests. Returns their order ids.
+ */
+export async function insertOrders(sql: Client, companyId: string, count: number, options: BulkOrderOptions = {}): Promise<string[]> {
+  const type = options.type ?? 'SO';
+  const linesPerOrder = options.linesPerOrder ?? 0;
+  const start = options.start ?? '2026-01-01T00:00:00Z';
+  const rows = Array.from({ length: count }, (_, k) => {
+    const i = k + 1;
+    return {
+      i,
+      status: options.status?.(i) ?? 'Open',
+      customer_order: options.customerOrder?.(i) ?? null,
+      modified_offset: options.modifiedOffsetSeconds?.(i) ?? 0,
+    };
+  });
+  const counter = await sql.query<{ first: string }>(
+    `INSERT INTO sales_order_counters AS c (company_id, order_type, last_value) VALUES ($1, $2, $3)
+     ON CONFLICT (company_id, order_type) DO UPDATE SET last_value = c.last_value + $3
+     RETURNING (last_value - $3)::text AS first`,
+    [companyId, type, count],
+  );
+  const first = Number(counter.rows[0].first);
+  const inserted = await sql.query<{ internal_id: string; order_id: string }>(
+    `INSERT INTO sales_orders (company_id, order_type, order_id, status, order_date, request_on, currency_id, customer_id,
+       customer_name, customer_order, billing, shipping, payment_settings, attachments, last_line_id, created_at, last_modified_at)
+     SELECT $1, $2, lpad(($3::int + r.i)::text, 6, '0'), r.status, date_trunc('day', $4::timestamptz), date_trunc('day', $4::timestamptz),
+       'NOK', $5, $6, r.customer_order, '{"address": null, "contact": null}', '{"address": null, "contact": null}',
+       '{"terms": null, "method": null}', '[]', $7, $4::timestamptz + r.i * interval '1 second',
+       $4::timestamptz + r.i * interval '1 second' + r.modified_offset * interval '1 second'
+     FROM jsonb_to_recordset($8::jsonb) AS r(i int, status text, customer_order text, modified_offset int)
+     ORDER BY r.i
+     RETURNING internal_id::text, order_id`,
+    [companyId, type, first, start, options.customerId ?? '10001', options.customerName ?? 'Acme AS', linesPerOrder, JSON.stringify(rows)],
+  );
+  if (linesPerOrder > 0) {
+    const ids = inserted.rows.map((r) => r.internal_id);
+    await sql.query(
+      `INSERT INTO sales_order_lines (company_id, order_internal_id, line_id, sort_order, inventory_id, description, quantity,
+         unit_price, discount_percent, extended_price, unit_of_measure, warehouse_id)
+       SELECT $1, o.id, g, g, 'ITEM-' || lpad(g::text, 4, '0'), 'Article number ' || g || ' of a large order',
+         (1 + g % 7)::numeric, (9.95 + g % 13)::numeric, (g % 3 * 5)::numeric,
+         round((1 + g % 7)::numeric * (9.95 + g % 13)::numeric * (1 - (g % 3 * 5)::numeric / 100), 2), 'PCS', 'MAIN'
+       FROM unnest($2::bigint[]) AS o(id), generate_series(1, $3::int) AS g`,
+      [companyId, ids, linesPerOrder],
+    );
+    await sql.query(
+      `UPDATE sales_orders AS o SET line_total = t.lt, order_total = t.ot, discount_total = t.lt - t.ot, order_qty = t.q
+       FROM (SELECT order_internal_id, sum(round(quantity * unit_price, 2)) AS lt, sum(extended_price) AS ot, sum(quantity) AS q
+             FROM sales_order_lines WHERE company_id = $1 AND order_internal_id = ANY($2::bigint[]) GROUP BY order_internal_id) AS t
+       WHERE o.company_id = $1 AND o.internal_id = t.order_internal_id`,
+      [companyId, ids],
+    );
+  }
+  return inserted.rows.map((r) => r.order_id);
+}
+
+/** Every row of an order and its lines, as stored: for "nothing changed" assertions. */
+export async function orderRows(sql: Client, companyId: string, type: string, orderId: string): Promise<{ header: unknown; lines: unknown[] }> {
+  const header = await sql.query(`SELECT * FROM sales_orders WHERE company_id = $1 AND order_type = $2 AND order_id = $3`, [
+    companyId,
+    type,
+    orderId,
+  ]);
+  const lines = await sql.query(
+    `SELECT l.* FROM sales_order_lines l JOIN sales_orders o ON o.company_id = l.company_id AND o.internal_id = l.order_internal_id
+     WHERE o.company_id = $1 AND o.order_type = $2 AND o.order_id = $3 ORDER BY l.line_id`,
+    [companyId, type, orderId],
+  );
+  return { header: header.rows[0], lines: lines.rows };
+}
+
+export async function outboxRows(sql: Client): Promise<Array<{ event_type: string; message_key: string; topic: string; payload: Record<string, unknown> }>> {
+  return (await sql.query(`SELECT event_type, message_key, topic, payload FROM outbox ORDER BY sequence`)).rows;
+}
