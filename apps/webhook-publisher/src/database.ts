@@ -1,0 +1,15 @@
+import { PROCESSED_EVENTS_ENTITIES, PROCESSED_EVENTS_MIGRATIONS } from '@erp/messaging';
+import { WebhookDeliveryAttemptEntity, WebhookDeliveryEntity } from './delivery/delivery.entity';
+import { WebhookEventEntity } from './events/webhook-event.entity';
+import { CreateWebhooks1764300000000 } from './migrations/1764300000000-create-webhooks';
+import { WebhookSubscriptionEntity } from './subscriptions/subscription.entity';
+
+/** Everything this service keeps in its database; the migrations are the schema's source of truth. */
+export const WEBHOOKS_ENTITIES = [
+  ...PROCESSED_EVENTS_ENTITIES,
+  WebhookSubscriptionEntity,
+  WebhookEventEntity,
+  WebhookDeliveryEntity,
+  WebhookDeliveryAttemptEntity,
+];
+export const WEBHOOKS_MIGRATIONS = [...PROCESSED_EVENTS_MIGRATIONS, CreateWebhooks1764300000000];

@@ -1,0 +1,52 @@
+import {
+  type BeforeApplicationShutdown,
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+} from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import { relaySessionConfig } from '@erp/messaging';
+import { DeliveryWorker, type DeliveryWorkerOptions } from './delivery-worker';
+
+export const DELIVERY_SETTINGS = Symbol('DELIVERY_SETTINGS');
+export type DeliverySettings = Omit<DeliveryWorkerOptions, 'dataSource' | 'listenSession' | 'logger'> & {
+  /** False: this process serves the API only. */
+  enabled: boolean;
+};
+
+/** The delivery worker inside the Nest app: starts after bootstrap, drains before the database closes. */
+@Injectable()
+export class DeliveryWorkerService implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly worker?: DeliveryWorker;
+
+  constructor(@Inject(DELIVERY_SETTINGS) settings: DeliverySettings, @InjectDataSource() dataSource: DataSource) {
+    if (!settings.enabled) return;
+    const { enabled: _enabled, ...options } = settings;
+    this.worker = new DeliveryWorker({
+      ...options,
+      dataSource,
+      listenSession: { ...relaySessionConfig(dataSource), application_name: 'webhook-publisher-listen', statement_timeout: 0 },
+      logger: new Logger('DeliveryWorker'),
+    });
+  }
+
+  onApplicationBootstrap(): void {
+    this.worker?.start();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.worker?.stop();
+  }
+
+  /** Deletes events past the retention period now (it also runs every 10 minutes). */
+  cleanup(): Promise<number> {
+    return this.worker?.cleanup() ?? Promise.resolve(0);
+  }
+
+  /** Looks for due deliveries now (after a replay, for example). */
+  wake(): void {
+    this.worker?.wake();
+  }
+}
