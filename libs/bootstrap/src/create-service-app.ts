@@ -1,21 +1,25 @@
 import { type DynamicModule, type INestApplication, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { LogController } from 'fastify';
 import type { Logger } from 'pino';
 import { ApiExceptionFilter, createValidationPipe, type ErrorFamily } from '@erp/errors';
-import { PinoNestLogger, requestIdFor } from '@erp/observability';
+import { instrumentHttpMetrics, PinoNestLogger, requestIdFor } from '@erp/observability';
 
 export interface ServiceAppOptions {
   logger: Logger;
   /** Which error shape this service answers in. */
   errorFamily: ErrorFamily | 'by-path';
   bodyLimitBytes?: number;
+  /** Fastify's per-request log lines (default true); LOG_REQUESTS=off turns them off. */
+  requestLogging?: boolean;
 }
 
 /**
  * Builds a Nest application on Fastify with the habits every service shares: pino request
- * logging keyed by `x-request-id`, the family's error filter, the strict validation pipe, and
- * shutdown hooks so SIGTERM drains in-flight requests before the process exits.
+ * logging keyed by `x-request-id`, Prometheus metrics (`GET /metrics`, request latency by route),
+ * the family's error filter and the strict validation pipe. Signals are handled by `runService`
+ * (drain, then lifecycle hooks, then exit 0); tests close the app themselves.
  */
 export async function createServiceApp(
   module: Type<unknown> | DynamicModule,
@@ -24,8 +28,11 @@ export async function createServiceApp(
   const adapter = new FastifyAdapter({
     loggerInstance: options.logger,
     genReqId: requestIdFor,
-    requestIdLogLabel: 'requestId',
     bodyLimit: options.bodyLimitBytes ?? 1024 * 1024,
+    logController: new LogController({
+      requestIdLogLabel: 'requestId',
+      disableRequestLogging: options.requestLogging === false,
+    }),
     // Keep-alive connections that are idle are closed at shutdown; busy ones finish first.
     forceCloseConnections: 'idle',
     return503OnClosing: true,
@@ -33,6 +40,17 @@ export async function createServiceApp(
   const fastify = adapter.getInstance();
   fastify.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
+  });
+  instrumentHttpMetrics(fastify);
+  // Once closing, a response that finishes a request still in flight closes its keep-alive
+  // connection; otherwise the server would wait for the client's idle timeout before closing.
+  let closing = false;
+  fastify.addHook('preClose', async () => {
+    closing = true;
+  });
+  fastify.addHook('onSend', async (_request, reply, payload) => {
+    if (closing) reply.header('connection', 'close');
+    return payload;
   });
   // JSON only: Fastify's own JSON parser (with prototype-poisoning protection) stays; the plain
   // text parser goes, so a text body is a 415 rather than a string reaching a DTO.
@@ -45,7 +63,6 @@ export async function createServiceApp(
   });
   app.useGlobalFilters(new ApiExceptionFilter(options.errorFamily));
   app.useGlobalPipes(createValidationPipe());
-  app.enableShutdownHooks();
   return app;
 }
 

@@ -1,4 +1,6 @@
 import type { DynamicModule } from '@nestjs/common';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { Logger } from 'pino';
 import { createLogger } from '@erp/observability';
 import type { ErrorFamily } from '@erp/errors';
 import { ConfigError, loadConfig, type ServiceConfig } from './config';
@@ -13,7 +15,7 @@ export interface RunServiceOptions<C extends ServiceConfig> {
 
 /**
  * A service's `main.ts` in one call: validated configuration (exit 1 naming the bad variable),
- * logger, app, listen. SIGTERM/SIGINT close the app, which drains in-flight requests first.
+ * logger, app, listen, and graceful shutdown on SIGTERM/SIGINT (see `closeGracefully`).
  */
 export async function runService<C extends ServiceConfig>(options: RunServiceOptions<C>): Promise<void> {
   let config: C;
@@ -26,14 +28,31 @@ export async function runService<C extends ServiceConfig>(options: RunServiceOpt
     }
     throw err;
   }
-  const logger = createLogger({ service: options.name, level: config.LOG_LEVEL, pretty: config.LOG_PRETTY === 'true' });
+  const logger = createLogger({
+    service: options.name,
+    level: config.LOG_LEVEL,
+    pretty: config.LOG_PRETTY === 'true',
+  });
   try {
     const app = await createServiceApp(options.module(config), {
       logger,
       errorFamily: options.errorFamily,
       bodyLimitBytes: config.BODY_LIMIT_BYTES,
+      requestLogging: config.LOG_REQUESTS !== 'off',
     });
     const url = await listen(app, config.PORT, config.HOST);
+    // One shutdown, whatever arrives next (Ctrl-C sends SIGINT and `npm start` then SIGTERM);
+    // SHUTDOWN_TIMEOUT_MS bounds it, and SIGKILL still ends the process at once.
+    let shuttingDown = false;
+    const onSignal = (signal: NodeJS.Signals) => {
+      if (shuttingDown) return;
+      shuttingDown = true;
+      void closeGracefully(app, logger, signal, config.SHUTDOWN_TIMEOUT_MS).then((code) =>
+        process.exit(code),
+      );
+    };
+    process.on('SIGTERM', onSignal);
+    process.on('SIGINT', onSignal);
     logger.info({ url }, `${options.name} listening`);
   } catch (err) {
     if (err instanceof ConfigError) {
@@ -43,4 +62,41 @@ export async function runService<C extends ServiceConfig>(options: RunServiceOpt
     logger.fatal({ err }, `${options.name} failed to start`);
     process.exit(1);
   }
+}
+
+/**
+ * Graceful shutdown, in order: close the listening socket (no new connections; idle keep-alive
+ * connections are closed, a request arriving on a busy one gets 503 + `Connection: close`) and
+ * wait for in-flight requests to finish; then `app.close()`, which runs the modules' shutdown
+ * hooks (outbox relay flush, consumers leaving their group, database pool). Resolves to the exit
+ * code: 0, or 1 when that took longer than `timeoutMs` or failed.
+ */
+export async function closeGracefully(
+  app: NestFastifyApplication,
+  logger: Logger,
+  signal: string,
+  timeoutMs: number,
+): Promise<number> {
+  logger.info({ signal }, 'shutting down: draining in-flight requests');
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<number>((resolve) => {
+    timer = setTimeout(() => {
+      logger.error({ timeoutMs }, 'shutdown timed out');
+      resolve(1);
+    }, timeoutMs);
+  });
+  const closed = (async () => {
+    try {
+      await app.getHttpAdapter().close();
+      await app.close();
+      logger.info('shut down');
+      return 0;
+    } catch (err) {
+      logger.error({ err }, 'shutdown failed');
+      return 1;
+    }
+  })();
+  const code = await Promise.race([closed, timedOut]);
+  clearTimeout(timer);
+  return code;
 }

@@ -1,2 +1,4 @@
 export * from './logger';
 export * from './health.module';
+export * from './metrics/metrics-registry';
+export * from './metrics/http-metrics';

@@ -1,0 +1,69 @@
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { Logger } from 'pino';
+import { closeGracefully } from './run-service';
+
+const logger = { info: jest.fn(), error: jest.fn() } as unknown as Logger;
+
+function appWith(
+  closeHttp: () => Promise<void>,
+  closeApp: () => Promise<void>,
+  order: string[] = [],
+): NestFastifyApplication {
+  return {
+    getHttpAdapter: () => ({
+      close: async () => {
+        await closeHttp();
+        order.push('http');
+      },
+    }),
+    close: async () => {
+      await closeApp();
+      order.push('app');
+    },
+  } as unknown as NestFastifyApplication;
+}
+
+describe('closeGracefully', () => {
+  it('drains HTTP first, then runs the app shutdown hooks, and resolves 0', async () => {
+    const order: string[] = [];
+    await expect(
+      closeGracefully(
+        appWith(
+          async () => undefined,
+          async () => undefined,
+          order,
+        ),
+        logger,
+        'SIGTERM',
+        1000,
+      ),
+    ).resolves.toBe(0);
+    expect(order).toEqual(['http', 'app']);
+  });
+
+  it('resolves 1 when shutting down takes longer than the timeout', async () => {
+    const never = () => new Promise<void>(() => undefined);
+    await expect(
+      closeGracefully(
+        appWith(never, async () => undefined),
+        logger,
+        'SIGTERM',
+        20,
+      ),
+    ).resolves.toBe(1);
+  });
+
+  it('resolves 1 when a shutdown hook fails', async () => {
+    const failing = async () => {
+      throw new Error('boom');
+    };
+    await expect(
+      closeGracefully(
+        appWith(async () => undefined, failing),
+        logger,
+        'SIGINT',
+        1000,
+      ),
+    ).resolves.toBe(1);
+  });
+});
