@@ -1,0 +1,47 @@
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { ClientBase } from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
+
+export type CopyValue = string | number | null;
+
+// COPY text format: backslash, tab, newline and carriage return are escaped; \N is NULL.
+const SPECIAL = /[\\\t\n\r]/g;
+const ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
+
+export function copyField(value: CopyValue): string {
+  if (value === null) return '\\N';
+  const text = String(value);
+  return SPECIAL.test(text) ? text.replace(SPECIAL, (ch) => ESCAPES[ch]) : text;
+}
+
+/**
+ * Streams rows into a table with `COPY ... FROM STDIN` (text format), in chunks of `chunkRows`
+ * rows, with back-pressure: memory stays flat whatever the row count.
+ */
+export async function copyRows(
+  client: ClientBase,
+  table: string,
+  columns: readonly string[],
+  rows: Iterable<readonly CopyValue[]>,
+  chunkRows = 2000,
+): Promise<number> {
+  let count = 0;
+  function* chunks(): Generator<string> {
+    let chunk = '';
+    let inChunk = 0;
+    for (const row of rows) {
+      chunk += row.map(copyField).join('\t') + '\n';
+      count++;
+      if (++inChunk === chunkRows) {
+        yield chunk;
+        chunk = '';
+        inChunk = 0;
+      }
+    }
+    if (chunk) yield chunk;
+  }
+  const sink = client.query(copyFrom(`COPY ${table} (${columns.join(', ')}) FROM STDIN`));
+  await pipeline(Readable.from(chunks()), sink);
+  return count;
+}

@@ -1,0 +1,86 @@
+import { round, runLoad, type LoadMeasurement } from './load';
+import { cpuTimes, sampleMemory, type ProcessMemory } from './process-memory';
+import type { BenchContext } from './scenario';
+
+export interface LoadTarget {
+  name: string;
+  baseUrl: string;
+  headers: Record<string, string>;
+  /** A fresh request sequence (same seed, same paths) for each run against this target. */
+  paths: () => () => string;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/** Per-round figures folded into one: medians of rates and percentiles, sums of counts. */
+export function combineRounds(rounds: LoadMeasurement[]): LoadMeasurement {
+  if (rounds.length === 1) return rounds[0];
+  const sum = (pick: (m: LoadMeasurement) => number) => rounds.reduce((total, m) => total + pick(m), 0);
+  return {
+    target: rounds[0].target,
+    requests: sum((m) => m.requests),
+    rps: round(median(rounds.map((m) => m.rps))),
+    p50Ms: median(rounds.map((m) => m.p50Ms)),
+    p99Ms: median(rounds.map((m) => m.p99Ms)),
+    meanMs: round(median(rounds.map((m) => m.meanMs))),
+    errors: sum((m) => m.errors),
+    non2xx: sum((m) => m.non2xx),
+    bytesPerSecond: Math.round(median(rounds.map((m) => m.bytesPerSecond))),
+    durationSeconds: round(sum((m) => m.durationSeconds)),
+    cpuMsPerRequest: Object.fromEntries(
+      Object.keys(rounds[0].cpuMsPerRequest ?? {}).map((name) => [
+        name,
+        round(median(rounds.map((m) => m.cpuMsPerRequest?.[name] ?? NaN))),
+      ]),
+    ),
+  };
+}
+
+/**
+ * Each target's request sequence (fresh per run), each after a warm-up; all targets alternate
+ * over `rounds` rounds, so slow spells of a shared machine spread over every target (and every
+ * case, when a scenario passes the targets of all its cases at once). Samples the RSS of every
+ * process in `context.pids` meanwhile, and the CPU each used per request while a target ran.
+ */
+export async function measureTargets(
+  context: BenchContext,
+  targets: LoadTarget[],
+): Promise<{ measurements: LoadMeasurement[]; memory: Record<string, ProcessMemory> }> {
+  const { connections, warmupSeconds, durationSeconds } = context.load;
+  const rounds = Math.max(1, context.load.rounds);
+  const memory = sampleMemory(context.pids);
+  const perTarget: LoadMeasurement[][] = targets.map(() => []);
+  if (warmupSeconds > 0) {
+    for (const target of targets) {
+      await runLoad(target.name, { ...target, connections, nextPath: target.paths(), durationSeconds: warmupSeconds });
+    }
+  }
+  for (let r = 0; r < rounds; r++) {
+    for (const [i, target] of targets.entries()) {
+      const cpuBefore = cpuTimes(context.pids);
+      const measured = await runLoad(target.name, {
+        ...target,
+        connections,
+        nextPath: target.paths(),
+        durationSeconds: Math.max(1, Math.round(durationSeconds / rounds)),
+      });
+      const cpuAfter = cpuTimes(context.pids);
+      const answered = measured.rps * measured.durationSeconds;
+      measured.cpuMsPerRequest = {};
+      for (const [name, before] of Object.entries(cpuBefore)) {
+        const after = cpuAfter[name];
+        if (before !== null && after !== null && answered > 0) measured.cpuMsPerRequest[name] = round((after - before) / answered);
+      }
+      perTarget[i].push(measured);
+    }
+  }
+  const measurements = perTarget.map(combineRounds);
+  for (const m of measurements) {
+    if (m.errors + m.non2xx > 0) context.log(`  ${m.target}: ${m.errors} errors, ${m.non2xx} non-2xx answers`);
+  }
+  return { measurements, memory: memory.stop() };
+}

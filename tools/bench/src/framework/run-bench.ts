@@ -1,0 +1,119 @@
+import os from 'node:os';
+import { generateDevKeyPair } from '@erp/auth';
+import { startSystem, type RunningSystem } from '@erp/dev';
+import type { BenchContext, BenchScenario, LoadSettings, ScenarioReport } from './scenario';
+
+export interface MachineInfo {
+  cpus: number;
+  cpuModel: string;
+  memoryGiB: number;
+  node: string;
+  os: string;
+}
+
+export interface BenchResults {
+  startedAt: string;
+  finishedAt: string;
+  machine: MachineInfo;
+  load: LoadSettings;
+  seed: number;
+  /** Extra environment the system's processes ran with (e.g. LOG_LEVEL). */
+  systemEnv: Record<string, string>;
+  scenarios: ScenarioReport[];
+}
+
+export interface RunBenchOptions extends ScenarioRunOptions {
+  /** PostgreSQL server the system's databases are created on. */
+  databaseServerUrl: string;
+  /** Database name per service database (each run should use fresh ones). */
+  databaseName: (serviceDatabase: string) => string;
+  kafkaBrokers?: string[];
+}
+
+export function machineInfo(): MachineInfo {
+  const cpus = os.cpus();
+  return {
+    cpus: cpus.length,
+    cpuModel: cpus[0]?.model.trim() ?? 'unknown',
+    memoryGiB: Math.round((os.totalmem() / 1024 ** 3) * 10) / 10,
+    node: process.version,
+    os: `${os.type()} ${os.release()} ${os.arch()}`,
+  };
+}
+
+export interface ScenarioRunOptions {
+  scenarios: BenchScenario[];
+  load: LoadSettings;
+  options?: Record<string, string>;
+  seed?: number;
+  systemEnv?: Record<string, string>;
+  log?: (line: string) => void;
+}
+
+/** Runs the scenarios one after the other against a system that is already running. */
+export async function runScenarios(system: RunningSystem, options: ScenarioRunOptions): Promise<BenchResults> {
+  const startedAt = new Date().toISOString();
+  const log = options.log ?? (() => undefined);
+  const seed = options.seed ?? 42;
+  const context: BenchContext = {
+    gatewayUrl: system.baseUrl,
+    serviceUrls: system.serviceUrls,
+    databaseUrls: system.databaseUrls,
+    pids: Object.fromEntries(system.processes.map((p) => [p.name, p.child.pid ?? 0])),
+    keys: system.keys,
+    load: options.load,
+    options: options.options ?? {},
+    seed,
+    log,
+  };
+  const reports: ScenarioReport[] = [];
+  for (const scenario of options.scenarios) {
+    log(`scenario ${scenario.name}: ${scenario.title}`);
+    reports.push(await scenario.run(context));
+  }
+  return {
+    startedAt,
+    finishedAt: new Date().toISOString(),
+    machine: machineInfo(),
+    load: options.load,
+    seed,
+    systemEnv: options.systemEnv ?? {},
+    scenarios: reports,
+  };
+}
+
+/** The system as the bench starts it: every service and the gateway as processes, free ports. */
+export function startBenchSystem(options: {
+  databaseServerUrl: string;
+  databaseName: (serviceDatabase: string) => string;
+  systemEnv?: Record<string, string>;
+  /** Kafka to use; absent: startSystem runs the dev broker. */
+  kafkaBrokers?: string[];
+  /** Services to start (default: all), e.g. the union of the scenarios' `services`. */
+  services?: string[];
+}): Promise<RunningSystem> {
+  return startSystem({
+    databaseServerUrl: options.databaseServerUrl,
+    dataDir: '.data/bench',
+    gatewayPort: 0,
+    servicePorts: 'free',
+    keys: generateDevKeyPair(),
+    quiet: true,
+    databaseName: options.databaseName,
+    kafkaBrokers: options.kafkaBrokers,
+    services: options.services,
+    env: { LOG_PRETTY: 'false', ...options.systemEnv },
+  });
+}
+
+/** Starts the real system, runs the scenarios against it one after the other, and stops it. */
+export async function runBench(options: RunBenchOptions): Promise<BenchResults> {
+  options.log?.('starting the system');
+  const services = [...new Set(options.scenarios.flatMap((s) => s.services))];
+  const system = await startBenchSystem({ ...options, services });
+  try {
+    return await runScenarios(system, options);
+  } finally {
+    await system.stop();
+  }
+}

@@ -1,0 +1,73 @@
+import { join } from 'node:path';
+import { dropDatabase, startEmbeddedPostgres, type EmbeddedPostgresHandle } from '@erp/database';
+import { SERVICES } from '@erp/dev';
+import { updateBenchmarksDoc, writeResults } from './framework/report';
+import { runBench } from './framework/run-bench';
+import { SCENARIOS } from './scenarios';
+
+const REPO_ROOT = join(__dirname, '..', '..', '..');
+
+/**
+ * `npm run bench [-- --scenario=customers-list] [--duration=15] [--connections=10] [--warmup=3]
+ * [--rounds=5] [--seed=42] [--no-doc] [--env.LOG_LEVEL=warn] [--customers.sizes=10000,100000]`
+ * Runs the scenarios against the real system on its own PostgreSQL (DATABASE_URL's server, or a
+ * throw-away embedded one) and Kafka (KAFKA_BROKERS, or the dev broker startSystem runs), writes bench-results.json and bench-results.md at the repository root,
+ * and puts the table into BENCHMARKS.md.
+ */
+async function main(): Promise<void> {
+  const args = new Map<string, string>();
+  for (const arg of process.argv.slice(2)) {
+    const match = /^--([^=]+)(?:=(.*))?$/.exec(arg);
+    if (!match) throw new Error(`unknown argument ${arg}`);
+    args.set(match[1], match[2] ?? 'true');
+  }
+  const wanted = args.get('scenario')?.split(',');
+  const scenarios = SCENARIOS.filter((s) => !wanted || wanted.includes(s.name));
+  if (scenarios.length === 0) throw new Error(`no scenario named ${wanted?.join(', ')}; known: ${SCENARIOS.map((s) => s.name).join(', ')}`);
+  const options = Object.fromEntries([...args].filter(([key]) => key.includes('.') && !key.startsWith('env.')));
+  const systemEnv = Object.fromEntries([...args].filter(([key]) => key.startsWith('env.')).map(([k, v]) => [k.slice(4), v]));
+  const log = (line: string) => process.stdout.write(`${line}\n`);
+
+  let embedded: EmbeddedPostgresHandle | undefined;
+  let serverUrl = process.env['DATABASE_URL'];
+  if (!serverUrl) {
+    log('starting a throw-away embedded PostgreSQL');
+    embedded = await startEmbeddedPostgres({ dataDir: join(REPO_ROOT, '.data', `bench-postgres-${process.pid}`), persistent: false });
+    serverUrl = embedded.adminUrl;
+  }
+  const server = serverUrl;
+  const kafkaBrokers = process.env['KAFKA_BROKERS']?.split(',').filter(Boolean);
+  const names = SERVICES.flatMap((s) => (s.database ? [`bench_${s.database}`] : []));
+  for (const name of names) await dropDatabase(server, name);
+  try {
+    const results = await runBench({
+      databaseServerUrl: server,
+      databaseName: (database) => `bench_${database}`,
+      scenarios,
+      load: {
+        connections: Number(args.get('connections') ?? 10),
+        durationSeconds: Number(args.get('duration') ?? 15),
+        warmupSeconds: Number(args.get('warmup') ?? 3),
+        rounds: Number(args.get('rounds') ?? 5),
+      },
+      options,
+      seed: Number(args.get('seed') ?? 42),
+      systemEnv,
+      kafkaBrokers,
+      log,
+    });
+    const markdown = writeResults(results, join(REPO_ROOT, 'bench-results.json'), join(REPO_ROOT, 'bench-results.md'));
+    log(`\n${markdown}`);
+    if (args.get('no-doc') !== 'true' && updateBenchmarksDoc(join(REPO_ROOT, 'BENCHMARKS.md'), markdown)) {
+      log('BENCHMARKS.md updated');
+    }
+  } finally {
+    if (embedded) await embedded.stop();
+    else for (const name of names) await dropDatabase(server, name);
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,24 @@
+import { testDatabaseName, testDatabaseServerUrl, testKafkaBrokers, usingExternalKafka } from '@erp/testing';
+import { markdownLine, runOutboxLatencyBench } from './outbox-latency.bench';
+
+/** `npm run bench:outbox` at tiny size: the measurement must not rot between full runs. */
+describe('bench:outbox', () => {
+  it('measures commit-to-consumer latency and events/s through Kafka', async () => {
+    const result = await runOutboxLatencyBench({
+      databaseServerUrl: testDatabaseServerUrl(),
+      databaseName: testDatabaseName('bench_outbox'),
+      brokers: testKafkaBrokers(),
+      brokerKind: usingExternalKafka() ? 'kafka' : 'dev-broker',
+      latencyEvents: 100,
+      rate: 200,
+      throughputEvents: 300,
+    });
+    expect(result.latency.count).toBe(100);
+    expect(result.latency.p50Ms).toBeGreaterThanOrEqual(0);
+    expect(result.latency.p99Ms).toBeGreaterThanOrEqual(result.latency.p50Ms);
+    // Woken by NOTIFY, not by the 5 s fallback poll.
+    expect(result.latency.p50Ms).toBeLessThan(1_000);
+    expect(result.throughput.eventsPerSecond).toBeGreaterThan(0);
+    expect(markdownLine(result)).toMatch(/^\| outbox commit → consumer \(.+\) \| p50 [\d.]+ ms \| p99 [\d.]+ ms \|/);
+  });
+});

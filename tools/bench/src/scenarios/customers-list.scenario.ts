@@ -1,0 +1,153 @@
+import { Client } from 'pg';
+import { signDevToken } from '@erp/auth';
+import { freePort } from '@erp/database';
+import { spawnTs, waitForReady } from '@erp/dev';
+import { loadCustomers } from '../data/customers.generator';
+import { SeededRandom } from '../data/random';
+import { round } from '../framework/load';
+import { measureTargets, type LoadTarget } from '../framework/measure';
+import { check, type BenchContext, type BenchScenario, type ScenarioCase, type TargetCheck } from '../framework/scenario';
+
+const PAGE_SIZE = 100;
+const DEFAULT_SIZES = [10_000, 100_000, 1_000_000];
+
+export function sizeLabel(size: number): string {
+  if (size >= 1_000_000 && size % 1_000_000 === 0) return `${size / 1_000_000}M`;
+  if (size >= 1000 && size % 1000 === 0) return `${size / 1000}k`;
+  return String(size);
+}
+
+/** Starts the node:http + pg baseline as its own process on the customers database. */
+async function startBaseline(context: BenchContext): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
+  const port = await freePort();
+  const proc = spawnTs(
+    'customers-baseline',
+    'tools/bench/src/baseline/customers-baseline.main.ts',
+    { DATABASE_URL: context.databaseUrls['customers-v1'], PORT: String(port), HOST: '127.0.0.1' },
+    { quiet: true },
+  );
+  const url = `http://127.0.0.1:${port}`;
+  await waitForReady(`${url}/health/ready`, proc);
+  return { url, pid: proc.child.pid ?? 0, stop: () => proc.stop('SIGTERM') };
+}
+
+async function body(url: string, headers: Record<string, string>): Promise<string> {
+  const response = await fetch(url, { headers });
+  const text = await response.text();
+  if (response.status !== 200) throw new Error(`${url} answered ${response.status}: ${text.slice(0, 300)}`);
+  return text;
+}
+
+/**
+ * Scenario 1: `GET /v1/customer?status=Active&pageSize=100&pageNumber=k`, k drawn uniformly over
+ * the result's pages (same seeded sequence for every target), for one company per data size; the
+ * companies share one table (each is the others' noise, plus two noise companies). Each size is
+ * measured through the gateway, directly against customers-v1, and against the baseline.
+ */
+export const customersListScenario: BenchScenario = {
+  name: 'customers-list',
+  title: 'GET /v1/customer?status=Active&pageSize=100&pageNumber=k',
+  services: ['customers-v1'],
+  async run(context) {
+    const sizes = context.options['customers.sizes']?.split(',').map(Number) ?? DEFAULT_SIZES;
+    const companies = sizes.map((count) => ({ companyId: `bench-${sizeLabel(count)}`, count }));
+    const noise = Math.max(1000, Math.round(Math.max(...sizes) / 20));
+    const sql = new Client({ connectionString: context.databaseUrls['customers-v1'] });
+    await sql.connect();
+    let loaded;
+    try {
+      loaded = await loadCustomers(sql, {
+        companies: [...companies, { companyId: 'bench-noise-1', count: noise }, { companyId: 'bench-noise-2', count: noise }],
+        seed: context.seed,
+        log: (line) => context.log(`  ${line}`),
+      });
+    } finally {
+      await sql.end();
+    }
+
+    const baseline = await startBaseline(context);
+    const pids = { ...context.pids, 'customers-baseline': baseline.pid };
+    const token = await signDevToken(context.keys.privateKeyPem, {
+      companies: companies.map((c) => c.companyId),
+      scope: 'erp:read',
+      expiresInSeconds: 24 * 3600,
+    });
+    const cases: ScenarioCase[] = [];
+    try {
+      const targets: LoadTarget[] = [];
+      const facts: Array<ScenarioCase['facts']> = [];
+      for (const company of companies) {
+        const label = sizeLabel(company.count);
+        const active = loaded.byStatus[company.companyId]?.['Active'] ?? 0;
+        const pages = Math.max(1, Math.ceil(active / PAGE_SIZE));
+        const headers = {
+          authorization: `Bearer ${token}`,
+          'ipp-company-id': company.companyId,
+          'ipp-application-type': 'erp-bench',
+          accept: 'application/json',
+        };
+        const paths = () => {
+          const random = new SeededRandom(context.seed + company.count);
+          return () => `/v1/customer?status=Active&pageSize=${PAGE_SIZE}&pageNumber=${random.int(1, pages)}`;
+        };
+        const group: LoadTarget[] = [
+          { name: 'gateway', baseUrl: context.gatewayUrl, headers, paths },
+          { name: 'direct', baseUrl: context.serviceUrls['customers-v1'], headers, paths },
+          { name: 'baseline', baseUrl: baseline.url, headers, paths },
+        ];
+        // The three must answer the same bytes, or the comparison means nothing.
+        const probe = `/v1/customer?status=Active&pageSize=${PAGE_SIZE}&pageNumber=${Math.ceil(pages / 2)}`;
+        const bodies = await Promise.all(group.map((t) => body(`${t.baseUrl}${probe}`, headers)));
+        if (new Set(bodies).size !== 1) throw new Error(`customers-list ${label}: the targets answered different bodies for ${probe}`);
+        context.log(`customers-list ${label}: ${active} Active customers, pages 1..${pages}`);
+        targets.push(...group);
+        facts.push({ customers: company.count, activeCustomers: active, pages, tableRows: loaded.rows, pageBytes: bodies[0].length });
+      }
+      // Every size and target alternate within each round: slow spells hit all cases alike.
+      const { measurements, memory } = await measureTargets({ ...context, pids }, targets);
+      companies.forEach((company, i) => {
+        const own = measurements.slice(i * 3, i * 3 + 3);
+        const rps = Object.fromEntries(own.map((m) => [m.target, m.rps]));
+        context.log(`customers-list ${sizeLabel(company.count)}:`);
+        for (const m of own) context.log(`  ${m.target.padEnd(9)} ${m.rps.toFixed(0).padStart(6)} req/s  p50 ${m.p50Ms} ms  p99 ${m.p99Ms} ms`);
+        cases.push({
+          name: sizeLabel(company.count),
+          facts: facts[i],
+          measurements: own,
+          ratios: {
+            'gateway/baseline': round(rps['gateway'] / rps['baseline']),
+            'direct/baseline': round(rps['direct'] / rps['baseline']),
+          },
+          memory,
+        });
+      });
+    } finally {
+      await baseline.stop();
+    }
+    return { scenario: this.name, title: this.title, cases, targets: customersListTargets(cases) };
+  },
+};
+
+/** The issue's targets, for whichever of the 10k, 100k and 1M cases ran. */
+export function customersListTargets(cases: ScenarioCase[]): TargetCheck[] {
+  const byName = new Map(cases.map((c) => [c.name, c]));
+  const checks: TargetCheck[] = [];
+  const at100k = byName.get('100k');
+  if (at100k) {
+    checks.push(check('100k: gateway throughput / baseline', at100k.ratios['gateway/baseline'], '>=', 0.5));
+    checks.push(check('100k: direct throughput / baseline', at100k.ratios['direct/baseline'], '>=', 0.7));
+  }
+  const small = byName.get('10k');
+  const large = byName.get('1M');
+  if (small && large) {
+    for (const target of ['gateway', 'direct']) {
+      // No completed answer means no latency figure, not a latency of 0.
+      const p50 = (c: ScenarioCase) => {
+        const m = c.measurements.find((x) => x.target === target);
+        return m && m.rps > 0 ? m.p50Ms : NaN;
+      };
+      checks.push(check(`${target}: p50 latency at 1M / at 10k`, round(p50(large) / p50(small)), '<=', 3));
+    }
+  }
+  return checks;
+}
