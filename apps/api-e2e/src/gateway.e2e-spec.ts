@@ -1,7 +1,15 @@
 import { Client } from 'pg';
 import { startSystem, type RunningSystem } from '@erp/dev';
 import { dropDatabase } from '@erp/database';
-import { TestAuth, testDatabaseName, testDatabaseServerUrl } from '@erp/testing';
+import { TOPICS } from '@erp/contracts';
+import {
+  TestAuth,
+  testDatabaseName,
+  testDatabaseServerUrl,
+  testKafkaBrokers,
+  testTopicPrefix,
+  TopicReader,
+} from '@erp/testing';
 
 const A = '1000001';
 const B = '2000002';
@@ -9,6 +17,7 @@ const auth = new TestAuth();
 let system: RunningSystem;
 const statuses: number[] = [];
 const databases: string[] = [];
+const topicPrefix = testTopicPrefix('e2e');
 
 async function call(path: string, init: RequestInit = {}): Promise<Response> {
   const response = await fetch(`${system.baseUrl}${path}`, init);
@@ -47,7 +56,8 @@ describe('the system through the api-gateway', () => {
         databases.push(unique);
         return unique;
       },
-      env: { LOG_LEVEL: 'warn' },
+      kafkaBrokers: testKafkaBrokers(),
+      env: { LOG_LEVEL: 'warn', KAFKA_TOPIC_PREFIX: topicPrefix },
     });
     await insertCustomers(A, 350, 'A');
     await insertCustomers(B, 5, 'B');
@@ -90,6 +100,27 @@ describe('the system through the api-gateway', () => {
     expect(stale.status).toBe(412);
     const read = await call(location, { headers });
     expect(((await read.json()) as { status: string }).status).toBe('OnHold');
+  });
+
+  it('publishes the events of changes made through the gateway to Kafka', async () => {
+    const reader = await TopicReader.start([`${topicPrefix}${TOPICS.customers}`]);
+    try {
+      const headers = { ...(await auth.headers({ company: A })), 'content-type': 'application/json' };
+      const created = await call('/v1/customer', { method: 'POST', headers, body: JSON.stringify({ name: 'Evented Via Gateway' }) });
+      expect(created.status).toBe(201);
+      const { number } = (await created.json()) as { number: string };
+      const updated = await call(`/v1/customer/${number}`, { method: 'PUT', headers, body: JSON.stringify({ status: 'OnHold' }) });
+      expect(updated.status).toBe(204);
+      const deadline = Date.now() + 15_000;
+      const mine = () => reader.events().filter((event) => event.subject === number);
+      while (mine().length < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(mine().map((event) => [event.type, event['companyId'], (event['data'] as { status: string }).status])).toEqual([
+        ['CUSTOMER_CREATED', A, 'Active'],
+        ['CUSTOMER_UPDATED', A, 'OnHold'],
+      ]);
+    } finally {
+      await reader.stop();
+    }
   });
 
   it('assigns an x-request-id, keeps a caller’s valid one, and replaces an invalid one', async () => {

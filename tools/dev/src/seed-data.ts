@@ -1,10 +1,16 @@
 import { type DevKeyPair, signDevToken } from '@erp/auth';
+import { type SeedCustomer, seedSalesOrders } from './seed-sales-orders';
+import { seedSupplierInvoices } from './seed-supplier-invoices';
 
 export interface SeedOptions {
   baseUrl: string;
   keys: DevKeyPair;
   companyId: string;
   customers?: number;
+  /** Demo sales orders for those customers (default 40, some with 500+ lines); 0 for none. */
+  salesOrders?: number;
+  /** Demo supplier invoices with lines and a small attachment each (default 8); 0 for none. */
+  supplierInvoices?: number;
   /** Skip when the company already has customers (npm start seeds only a fresh system). */
   onlyIfEmpty?: boolean;
 }
@@ -68,9 +74,18 @@ export async function seedCompany(options: SeedOptions): Promise<boolean> {
     const existing = await fetch(`${options.baseUrl}/v1/customer?pageSize=1&pageNumber=1`, { headers });
     if (existing.ok && ((await existing.json()) as unknown[]).length > 0) return false;
   }
+  const created: SeedCustomer[] = [];
   for (const customer of demoCustomers(options.customers ?? 60)) {
     const response = await fetch(`${options.baseUrl}/v1/customer`, { method: 'POST', headers, body: JSON.stringify(customer) });
     if (response.status !== 201) throw new Error(`Seeding a customer failed with ${response.status}: ${await response.text()}`);
+    created.push((await response.json()) as SeedCustomer);
+  }
+  if (options.supplierInvoices !== 0) {
+    await seedSupplierInvoices({ baseUrl: options.baseUrl, headers, invoices: options.supplierInvoices });
+  }
+  if (options.salesOrders !== 0) {
+    const { 'ipp-application-type': _v1Only, ...v3Headers } = headers;
+    await seedSalesOrders({ baseUrl: options.baseUrl, headers: v3Headers, customers: created, orders: options.salesOrders });
   }
   return true;
 }

@@ -11,10 +11,31 @@ export interface ServiceSpec {
   database?: string;
   /** Gateway variable that carries this service's URL. */
   gatewayVariable?: string;
+  /** Variables this service gets in the embedded default (on top of the common ones). */
+  env?: Record<string, string>;
 }
 
 export const SERVICES: ServiceSpec[] = [
   { name: 'customers-v1', dir: 'apps/customers-v1', defaultPort: 3101, database: 'erp_customers', gatewayVariable: 'CUSTOMERS_URL' },
+  {
+    name: 'supplier-invoices-v1',
+    dir: 'apps/supplier-invoices-v1',
+    defaultPort: 3102,
+    database: 'erp_supplier_invoices',
+    gatewayVariable: 'SUPPLIER_INVOICES_URL',
+  },
+  // Attachment bytes go to STORAGE_DIR (default .data/attachments; filesystem driver) unless STORAGE_DRIVER=s3.
+  { name: 'attachments-v1', dir: 'apps/attachments-v1', defaultPort: 3103, database: 'erp_attachments', gatewayVariable: 'ATTACHMENTS_URL' },
+  { name: 'sales-orders-v3', dir: 'apps/sales-orders-v3', defaultPort: 3105, database: 'erp_sales_orders', gatewayVariable: 'SALES_ORDERS_URL' },
+  {
+    name: 'webhook-publisher',
+    dir: 'apps/webhook-publisher',
+    defaultPort: 3106,
+    database: 'erp_webhooks',
+    gatewayVariable: 'WEBHOOKS_URL',
+    // Local receivers (`npm run webhooks:listen`) live on localhost; production refuses private targets.
+    env: { WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true' },
+  },
 ];
 
 export const GATEWAY: ServiceSpec = { name: 'api-gateway', dir: 'apps/api-gateway', defaultPort: 3000 };

@@ -9,13 +9,17 @@ const DEMO_COMPANY = '1000001';
  * `npm start`: the whole system on embedded defaults. With no configuration it starts a real
  * PostgreSQL (data under .data/), migrates every service's database, starts every service and
  * the gateway, seeds a demo company on first start, and prints how to call it. Ctrl-C stops all.
- * DATABASE_URL points it at an existing PostgreSQL server instead.
+ * DATABASE_URL points it at an existing PostgreSQL server instead. Events go to an in-memory
+ * Kafka dev broker on 127.0.0.1:9092 (KAFKA_DEV_BROKER_PORT to move it), or to the cluster
+ * KAFKA_BROKERS names.
  */
 async function main(): Promise<void> {
   const gatewayPort = Number(process.env.PORT ?? 3000);
   const log = (line: string) => process.stdout.write(`[dev] ${line}\n`);
   const system = await startSystem({
     databaseServerUrl: process.env.DATABASE_URL,
+    kafkaBrokers: process.env.KAFKA_BROKERS?.split(',').map((broker) => broker.trim()).filter(Boolean),
+    kafkaDevBrokerPort: process.env.KAFKA_DEV_BROKER_PORT ? Number(process.env.KAFKA_DEV_BROKER_PORT) : undefined,
     dataDir: DATA_DIR,
     gatewayPort,
     servicePorts: 'fixed',
@@ -48,6 +52,7 @@ async function main(): Promise<void> {
 
   process.stdout.write(`
   ERP business API is running at ${system.baseUrl}  (issuer ${DEV_ISSUER}, audience ${DEV_AUDIENCE})
+  Kafka: ${system.kafkaBrokers.join(',')}${process.env.KAFKA_BROKERS ? '' : ' (in-memory dev broker)'}
 
   Get a dev token:   TOKEN=$(npm run -s token -- --company ${DEMO_COMPANY})
   Call it:           curl -H "Authorization: Bearer $TOKEN" -H "ipp-company-id: ${DEMO_COMPANY}" \\

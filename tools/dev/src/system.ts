@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { type DevKeyPair, loadOrCreateDevKeyPair } from '@erp/auth';
 import { ensureDatabase, freePort, startEmbeddedPostgres, type EmbeddedPostgresHandle } from '@erp/database';
+import { type KafkaDevBroker, startKafkaDevBroker } from '@erp/kafka-dev-broker';
 import { runTs, spawnTs, waitForReady, type SpawnedProcess } from './child-process';
 import { GATEWAY, SERVICES } from './services';
 
@@ -18,13 +19,27 @@ export interface SystemOptions {
   env?: Record<string, string>;
   /** Database name for a service; tests pass unique, "test"-marked names. Default: the catalog's. */
   databaseName?: (serviceDatabase: string) => string;
+  /**
+   * Kafka bootstrap servers every service uses (KAFKA_BROKERS). Absent: the in-memory dev broker
+   * is started here and stopped with the system.
+   */
+  kafkaBrokers?: string[];
+  /** Port of that dev broker. Default: 9092 with fixed service ports, a free port otherwise. */
+  kafkaDevBrokerPort?: number;
+  /** Start only these services (by catalog name; the gateway routes only to them). Default: all. */
+  services?: string[];
   log?: (line: string) => void;
 }
+
+/** Where `npm start` runs the dev broker, so tools on the host find it where Kafka usually is. */
+export const DEV_BROKER_DEFAULT_PORT = 9092;
 
 export interface RunningSystem {
   baseUrl: string;
   serviceUrls: Record<string, string>;
   databaseUrls: Record<string, string>;
+  /** The Kafka the services use (the dev broker's address when it was started here). */
+  kafkaBrokers: string[];
   keys: DevKeyPair;
   processes: SpawnedProcess[];
   stop(): Promise<void>;
@@ -39,10 +54,13 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
   const keys = options.keys ?? loadOrCreateDevKeyPair(join(options.dataDir, 'dev-keys'));
   const processes: SpawnedProcess[] = [];
   let embedded: EmbeddedPostgresHandle | undefined;
+  let devBroker: KafkaDevBroker | undefined;
 
   const stop = async () => {
-    // Gateway first (stop taking traffic), then services, then the database.
+    // Gateway first (stop taking traffic), then services (their outbox relays flush to Kafka as
+    // they stop), then Kafka, then the database.
     for (const proc of [...processes].reverse()) await proc.stop('SIGTERM');
+    await devBroker?.stop();
     await embedded?.stop();
   };
 
@@ -55,14 +73,23 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
     }
     const databaseServer = serverUrl;
 
+    let kafkaBrokers = options.kafkaBrokers;
+    if (!kafkaBrokers || kafkaBrokers.length === 0) {
+      devBroker = await startDevBroker(options, log);
+      kafkaBrokers = devBroker.brokers;
+    }
+
     const commonEnv = {
       AUTH_PUBLIC_KEY: keys.publicKeyPem,
       LOG_PRETTY: process.stdout.isTTY ? 'true' : 'false',
+      KAFKA_BROKERS: kafkaBrokers.join(','),
       ...options.env,
     };
+    const only = options.services;
+    const selected = only ? SERVICES.filter((s) => only.includes(s.name)) : SERVICES;
     const databaseUrls: Record<string, string> = {};
     await Promise.all(
-      SERVICES.map(async (service) => {
+      selected.map(async (service) => {
         if (!service.database) return;
         const name = options.databaseName ? options.databaseName(service.database) : service.database;
         databaseUrls[service.name] = await ensureDatabase(databaseServer, name);
@@ -77,11 +104,12 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
     const serviceUrls: Record<string, string> = {};
     const gatewayEnv: Record<string, string> = {};
     await Promise.all(
-      SERVICES.map(async (service) => {
+      selected.map(async (service) => {
         const port = options.servicePorts === 'fixed' ? service.defaultPort : await freePort();
         const url = `http://127.0.0.1:${port}`;
         const proc = spawnTs(service.name, `${service.dir}/src/main.ts`, {
           ...commonEnv,
+          ...service.env,
           PORT: String(port),
           HOST: '127.0.0.1',
           ...(service.database ? { DATABASE_URL: databaseUrls[service.name] } : {}),
@@ -105,9 +133,34 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
     const baseUrl = `http://127.0.0.1:${gatewayPort}`;
     await waitForReady(`${baseUrl}/health/ready`, gateway);
     serviceUrls[GATEWAY.name] = baseUrl;
-    return { baseUrl, serviceUrls, databaseUrls, keys, processes, stop };
+    return { baseUrl, serviceUrls, databaseUrls, kafkaBrokers, keys, processes, stop };
   } catch (err) {
     await stop();
     throw err;
+  }
+}
+
+/** The in-memory Kafka dev broker (never production: see tools/kafka-dev-broker). */
+async function startDevBroker(options: SystemOptions, log: (line: string) => void): Promise<KafkaDevBroker> {
+  const port = options.kafkaDevBrokerPort ?? (options.servicePorts === 'fixed' ? DEV_BROKER_DEFAULT_PORT : 0);
+  log(`starting the Kafka dev broker (in-memory) on port ${port === 0 ? '(free)' : port}`);
+  try {
+    return await startKafkaDevBroker({
+      port,
+      logger: {
+        debug: () => undefined,
+        info: () => undefined,
+        warn: (message) => log(`kafka-dev-broker: ${message}`),
+        error: (message) => log(`kafka-dev-broker: ${message}`),
+      },
+    });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      throw new Error(
+        `port ${port} is in use: set KAFKA_BROKERS to use the Kafka listening there, or KAFKA_DEV_BROKER_PORT for another port`,
+        { cause: error },
+      );
+    }
+    throw error;
   }
 }

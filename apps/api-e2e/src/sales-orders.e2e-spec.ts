@@ -1,0 +1,132 @@
+import { startSystem, type RunningSystem } from '@erp/dev';
+import { dropDatabase } from '@erp/database';
+import { TestAuth, testDatabaseName, testDatabaseServerUrl, testKafkaBrokers, testTopicPrefix } from '@erp/testing';
+
+const A = '1000001';
+const B = '2000002';
+const auth = new TestAuth();
+let system: RunningSystem;
+const statuses: Array<{ path: string; status: number }> = [];
+const databases: string[] = [];
+
+async function call(path: string, init: RequestInit = {}): Promise<Response> {
+  const response = await fetch(`${system.baseUrl}${path}`, init);
+  statuses.push({ path, status: response.status });
+  return response;
+}
+
+async function v3Headers(company: string): Promise<Record<string, string>> {
+  return { ...(await auth.headers({ company, applicationType: null })), 'content-type': 'application/json' };
+}
+
+/** POST an order, waiting until the customer's CUSTOMER_CREATED event has reached the sales-order service. */
+async function createOrderWhenCustomerKnown(company: string, body: unknown, timeoutMs = 30_000): Promise<Response> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const response = await call('/api/v3/SalesOrders', { method: 'POST', headers: await v3Headers(company), body: JSON.stringify(body) });
+    if (response.status !== 400 || Date.now() > deadline) return response;
+    const problem = (await response.json()) as { details?: Array<{ code: string }> };
+    if (problem.details?.[0]?.code !== '0007-UnknownReference') throw new Error(`POST refused: ${JSON.stringify(problem)}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+/**
+ * Sales orders end to end: every service and the gateway as separate processes. The customer is
+ * created through /v1/customer; the sales-order service learns it from the customer event on
+ * Kafka; the order then goes through its whole life through the gateway.
+ */
+describe('sales orders v3 through the api-gateway', () => {
+  beforeAll(async () => {
+    system = await startSystem({
+      databaseServerUrl: testDatabaseServerUrl(),
+      dataDir: '.data/e2e-unused',
+      gatewayPort: 0,
+      servicePorts: 'free',
+      keys: auth.keys,
+      quiet: true,
+      databaseName: (name) => {
+        const unique = testDatabaseName(`e2e_so_${name}`);
+        databases.push(unique);
+        return unique;
+      },
+      kafkaBrokers: testKafkaBrokers(),
+      env: { LOG_LEVEL: 'warn', KAFKA_TOPIC_PREFIX: testTopicPrefix('e2e-sales-orders') },
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    expect(statuses.filter((s) => s.status >= 500)).toEqual([]);
+    await system?.stop();
+    for (const name of databases) await dropDatabase(testDatabaseServerUrl(), name);
+  });
+
+  it('creates a customer in v1, then creates, reads, lists, patches (with ETags) and deletes its order in v3', async () => {
+    const customer = await call('/v1/customer', {
+      method: 'POST',
+      headers: { ...(await auth.headers({ company: A })), 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Gateway Foods AS', currencyId: 'NOK' }),
+    });
+    expect(customer.status).toBe(201);
+    const { number } = (await customer.json()) as { number: string };
+
+    const created = await createOrderWhenCustomerKnown(A, {
+      type: 'SO',
+      customer: { id: number, order: 'PO-E2E' },
+      orderLines: Array.from({ length: 300 }, (_, i) => ({ inventoryId: `ITEM-${i}`, quantity: 2, unitPrice: '0.10' })),
+    });
+    expect(created.status).toBe(201);
+    const location = created.headers.get('location')!;
+    const postEtag = created.headers.get('etag')!;
+    expect(location).toBe('/api/v3/SalesOrders/SO/000001');
+    const order = (await created.json()) as { customer: { name: string }; currencyId: string; totals: { orderTotal: number } };
+    expect(order).toMatchObject({ customer: { name: 'Gateway Foods AS' }, currencyId: 'NOK', totals: { orderTotal: 60 } });
+
+    const headers = await v3Headers(A);
+    const read = await call(`${location}?expand=lines`, { headers });
+    expect(read.status).toBe(200);
+    expect(read.headers.get('etag')).toBe(postEtag);
+    expect(((await read.json()) as { lines: unknown[] }).lines).toHaveLength(300);
+
+    const page = (await (await call('/api/v3/SalesOrders?expand=lines&pageSize=1000', { headers })).json()) as {
+      value: unknown[];
+      totalCount: number;
+      nextPage: string | null;
+    };
+    expect(page).toMatchObject({ totalCount: 1, nextPage: null });
+    expect(page.value).toHaveLength(1);
+
+    expect((await call(location, { method: 'PATCH', headers, body: JSON.stringify({ note: 'x' }) })).status).toBe(428);
+    const patched = await call(location, {
+      method: 'PATCH',
+      headers: { ...headers, 'if-match': postEtag },
+      body: JSON.stringify({ status: 'Hold', lines: [{ operation: 'delete', lineId: 300 }] }),
+    });
+    expect(patched.status).toBe(200);
+    const newEtag = patched.headers.get('etag')!;
+    expect(newEtag).not.toBe(postEtag);
+    const stale = await call(location, { method: 'PATCH', headers: { ...headers, 'if-match': postEtag }, body: JSON.stringify({ status: 'Open' }) });
+    expect(stale.status).toBe(412);
+    expect(stale.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+
+    const lines = (await (await call(`${location}/lines?pageSize=100&pageIndex=2`, { headers })).json()) as { value: unknown[]; nextPage: string | null };
+    expect(lines.value).toHaveLength(99);
+    expect(lines.nextPage).toBeNull();
+
+    const other = await call(location, { headers: await v3Headers(B) });
+    expect(other.status).toBe(404);
+
+    const { 'content-type': _none, ...withoutBody } = headers;
+    expect((await call(location, { method: 'DELETE', headers: { ...withoutBody, 'if-match': newEtag } })).status).toBe(204);
+    expect((await call(location, { headers })).status).toBe(404);
+  }, 60_000);
+
+  it('refuses requests at the gateway in problem+json before they reach the service', async () => {
+    const none = await call('/api/v3/SalesOrders');
+    expect(none.status).toBe(401);
+    expect(none.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    const readOnly = { ...(await auth.headers({ company: A, scope: 'erp:read', applicationType: null })), 'content-type': 'application/json' };
+    const write = await call('/api/v3/SalesOrders', { method: 'POST', headers: readOnly, body: '{}' });
+    expect(write.status).toBe(403);
+  });
+});

@@ -1,0 +1,121 @@
+import { createHmac } from 'node:crypto';
+import { Webhook } from 'standardwebhooks';
+import { startSystem, startWebhookListener, type ListenedDelivery, type RunningSystem, type WebhookListener } from '@erp/dev';
+import { dropDatabase } from '@erp/database';
+import { TestAuth, testDatabaseName, testDatabaseServerUrl, testKafkaBrokers, testTopicPrefix } from '@erp/testing';
+
+const A = '1000001';
+const auth = new TestAuth();
+let system: RunningSystem;
+let listener: WebhookListener | undefined;
+const databases: string[] = [];
+const deliveries: ListenedDelivery[] = [];
+
+async function v3Headers(company: string): Promise<Record<string, string>> {
+  return { ...(await auth.headers({ company, applicationType: null })), 'content-type': 'application/json' };
+}
+
+async function waitFor<T>(find: () => T | undefined, what: string, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const found = find();
+    if (found !== undefined) return found;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/**
+ * Webhooks end to end: a PATCH of a sales order through the gateway commits the order and its
+ * outbox event; the relay publishes it; the webhook publisher consumes it and delivers it, signed,
+ * to a receiver subscribed through the gateway (the developers' `webhooks:listen` receiver).
+ */
+describe('webhooks through the api-gateway', () => {
+  beforeAll(async () => {
+    system = await startSystem({
+      databaseServerUrl: testDatabaseServerUrl(),
+      dataDir: '.data/e2e-unused',
+      gatewayPort: 0,
+      servicePorts: 'free',
+      keys: auth.keys,
+      quiet: true,
+      services: ['customers-v1', 'sales-orders-v3', 'webhook-publisher'],
+      databaseName: (name) => {
+        const unique = testDatabaseName(`e2e_wh_${name}`);
+        databases.push(unique);
+        return unique;
+      },
+      kafkaBrokers: testKafkaBrokers(),
+      env: { LOG_LEVEL: 'warn', KAFKA_TOPIC_PREFIX: testTopicPrefix('e2e-webhooks') },
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    await listener?.stop();
+    await system?.stop();
+    for (const name of databases) await dropDatabase(testDatabaseServerUrl(), name);
+  });
+
+  it('delivers the SALESORDER_UPDATED of a PATCH, verifiable with standardwebhooks and by HMAC of the raw body', async () => {
+    listener = await startWebhookListener({
+      baseUrl: system.baseUrl,
+      token: await auth.token({ companies: [A], scope: 'webhooks:manage' }),
+      companyId: A,
+      eventTypes: ['SALESORDER_CREATED', 'SALESORDER_UPDATED'],
+      onDelivery: (delivery) => deliveries.push(delivery),
+    });
+    const [{ secret }] = listener.subscriptions;
+
+    const customer = await fetch(`${system.baseUrl}/v1/customer`, {
+      method: 'POST',
+      headers: { ...(await auth.headers({ company: A })), 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Webhook Foods AS', currencyId: 'NOK' }),
+    });
+    expect(customer.status).toBe(201);
+    const { number } = (await customer.json()) as { number: string };
+    let created: Response;
+    for (let deadline = Date.now() + 30_000; ; ) {
+      created = await fetch(`${system.baseUrl}/api/v3/SalesOrders`, {
+        method: 'POST',
+        headers: await v3Headers(A),
+        body: JSON.stringify({ type: 'SO', customer: { id: number }, orderLines: [{ inventoryId: 'ITEM-1', quantity: 1, unitPrice: '10.00' }] }),
+      });
+      if (created.status !== 400 || Date.now() > deadline) break;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(created.status).toBe(201);
+    const location = created.headers.get('location')!;
+
+    const patched = await fetch(`${system.baseUrl}${location}`, {
+      method: 'PATCH',
+      headers: { ...(await v3Headers(A)), 'if-match': created.headers.get('etag')! },
+      body: JSON.stringify({ status: 'Hold' }),
+    });
+    expect(patched.status).toBe(200);
+    const version = patched.headers.get('etag')!.replace(/"/g, '');
+
+    const update = await waitFor(() => deliveries.find((d) => d.body.type === 'SALESORDER_UPDATED'), 'the SALESORDER_UPDATED delivery');
+    expect(update.verified).toBe(true);
+    const headers = update.headers as Record<string, string>;
+    expect(new Webhook(secret).verify(update.rawBody, headers)).toMatchObject({
+      type: 'SALESORDER_UPDATED',
+      publisher: 'vendor.net.erp.salesorderservice-publisher',
+      companyId: A,
+      data: { type: 'SO', orderId: location.split('/').pop(), status: 'Hold', version, link: location },
+    });
+    const key = Buffer.from(secret.slice('whsec_'.length), 'base64');
+    expect(headers['x-vwd-signature-v1']).toBe(createHmac('sha256', key).update(update.rawBody).digest('base64'));
+    expect(headers['x-vwd-tenant-id']).toBe(A);
+    expect(headers['x-vwd-event-id']).toBe(headers['webhook-id']);
+    // The creation came first, on the same order.
+    const createdIndex = deliveries.findIndex((d) => d.body.type === 'SALESORDER_CREATED');
+    expect(createdIndex).toBeGreaterThanOrEqual(0);
+    expect(createdIndex).toBeLessThan(deliveries.indexOf(update));
+
+    const log = await fetch(`${system.baseUrl}/api/webhooks/subscriptions/${listener.subscriptions[0].id}/deliveries`, {
+      headers: await v3Headers(A),
+    });
+    expect(log.status).toBe(200);
+    expect(((await log.json()) as { value: Array<{ status: string }> }).value.some((a) => a.status === 'delivered')).toBe(true);
+  });
+});
