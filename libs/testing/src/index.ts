@@ -17,3 +17,4 @@ export { testKafkaBrokers, testTopicPrefix, usingExternalKafka } from './kafka/t
 export { type ReceivedEvent, type ReceivedMessage, TopicReader } from './kafka/topic-reader';
 export { startTestS3Server, type TestS3Server } from './s3/test-s3-server';
 export { TestEventProducer, type TestEnvelope } from './kafka/test-event-producer';
+export { startServiceTestApp, type ServiceTestApp, type ServiceTestAppOptions } from './http/start-service-test-app';

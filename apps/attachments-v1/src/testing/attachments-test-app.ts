@@ -1,22 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from 'pg';
 import { TOPICS } from '@erp/contracts';
-import { migrateDatabase } from '@erp/database';
-import { createKafka, deadLetterTopicOf, ensureTopics } from '@erp/messaging';
-import {
-  createTestDatabase,
-  RecordingFetch,
-  startTestS3Server,
-  startTestService,
-  TestAuth,
-  testKafkaBrokers,
-  testTopicPrefix,
-  type RunningTestService,
-  type TestDatabase,
-  type TestS3Server,
-} from '@erp/testing';
+import { startServiceTestApp, startTestS3Server, type ServiceTestApp, type TestS3Server } from '@erp/testing';
 import { AttachmentsAppModule } from '../app.module';
 import { OrphanSweeper } from '../attachments/orphan-sweeper';
 import { AttachmentsConfig } from '../config';
@@ -26,15 +12,8 @@ import { OBJECT_STORAGE, type ObjectStorage } from '../storage/object-storage';
 export type StorageDriver = 'filesystem' | 's3';
 
 /** An attachments-v1 instance on its own database and its own, empty object store. */
-export interface AttachmentsTestApp {
+export interface AttachmentsTestApp extends ServiceTestApp {
   driver: StorageDriver;
-  service: RunningTestService;
-  database: TestDatabase;
-  sql: Client;
-  auth: TestAuth;
-  http: RecordingFetch;
-  /** This instance's Kafka topic prefix. */
-  topicPrefix: string;
   /** The service's own storage driver instance, to look at what is stored. */
   storage: ObjectStorage;
   sweeper: OrphanSweeper;
@@ -42,20 +21,12 @@ export interface AttachmentsTestApp {
   addOwner(companyId: string, endpoint: 'customer' | 'supplierInvoice', objectId: string): Promise<void>;
   /** Every key in the store. */
   storedKeys(): Promise<string[]>;
-  close(): Promise<void>;
 }
 
 export async function startAttachmentsTestApp(
   driver: StorageDriver = 'filesystem',
   env: Record<string, string> = {},
 ): Promise<AttachmentsTestApp> {
-  const database = await createTestDatabase('attachments');
-  await migrateDatabase({
-    url: database.url,
-    entities: ATTACHMENTS_ENTITIES,
-    migrations: ATTACHMENTS_MIGRATIONS,
-    applicationName: 'attachments-v1-migrate',
-  });
   let s3: TestS3Server | undefined;
   let dir: string | undefined;
   let storageEnv: Record<string, string>;
@@ -66,40 +37,22 @@ export async function startAttachmentsTestApp(
     dir = await mkdtemp(join(tmpdir(), 'erp-attachments-'));
     storageEnv = { STORAGE_DRIVER: 'filesystem', STORAGE_DIR: dir };
   }
-  const auth = new TestAuth();
-  const topicPrefix = testTopicPrefix('attachments');
-  // The topics this instance consumes exist before its consumer group starts (real clusters may not auto-create).
-  const consumed = [TOPICS.customers, TOPICS.supplierInvoices].map((topic) => `${topicPrefix}${topic}`);
-  await ensureTopics(createKafka({ brokers: testKafkaBrokers(), clientId: 'attachments-test' }), [
-    ...consumed,
-    ...consumed.map(deadLetterTopicOf),
-  ]);
-  const service = await startTestService({
+  const base = await startServiceTestApp({
     name: 'attachments-v1',
+    instance: 'attachments',
     config: AttachmentsConfig,
-    env: {
-      DATABASE_URL: database.url,
-      KAFKA_BROKERS: testKafkaBrokers().join(','),
-      KAFKA_TOPIC_PREFIX: topicPrefix,
-      ORPHAN_SWEEP_INTERVAL_SECONDS: '0',
-      ...storageEnv,
-      ...auth.serviceEnv,
-      ...env,
-    },
     module: (config) => AttachmentsAppModule.forRoot(config),
     errorFamily: 'v1',
+    entities: ATTACHMENTS_ENTITIES,
+    migrations: ATTACHMENTS_MIGRATIONS,
+    consumedTopics: [TOPICS.customers, TOPICS.supplierInvoices],
+    env: { ORPHAN_SWEEP_INTERVAL_SECONDS: '0', ...storageEnv, ...env },
   });
-  const sql = new Client({ connectionString: database.url });
-  await sql.connect();
+  const { service, sql } = base;
   const storage = service.app.get<ObjectStorage>(OBJECT_STORAGE);
   return {
+    ...base,
     driver,
-    service,
-    database,
-    sql,
-    auth,
-    http: new RecordingFetch(service.url),
-    topicPrefix,
     storage,
     sweeper: service.app.get(OrphanSweeper),
     async addOwner(companyId, endpoint, objectId) {
@@ -115,9 +68,7 @@ export async function startAttachmentsTestApp(
       return keys.sort();
     },
     async close() {
-      await service.close();
-      await sql.end();
-      await database.drop();
+      await base.close();
       await s3?.close();
       if (dir) await rm(dir, { recursive: true, force: true });
     },

@@ -1,69 +1,23 @@
-import { Client } from 'pg';
-import { migrateDatabase } from '@erp/database';
-import {
-  createTestDatabase,
-  RecordingFetch,
-  startTestService,
-  TestAuth,
-  testKafkaBrokers,
-  testTopicPrefix,
-  type RunningTestService,
-  type TestDatabase,
-} from '@erp/testing';
+import type { Client } from 'pg';
+import { startServiceTestApp, type ServiceTestApp } from '@erp/testing';
 import { CustomersAppModule } from '../app.module';
 import { CustomersConfig } from '../config';
 import { CUSTOMERS_ENTITIES, CUSTOMERS_MIGRATIONS } from '../database';
 
-/** A customers-v1 instance on its own fresh database, plus the tools its tests need. */
-export interface CustomersTestApp {
-  service: RunningTestService;
-  database: TestDatabase;
-  sql: Client;
-  auth: TestAuth;
-  http: RecordingFetch;
-  /** This instance's Kafka topic prefix (its events go to `<prefix>erp.customers.customer.v1`). */
-  topicPrefix: string;
-  close(): Promise<void>;
-}
+/** A customers-v1 instance on its own fresh database and topic prefix (events go to `<topicPrefix>erp.customers.customer.v1`). */
+export type CustomersTestApp = ServiceTestApp;
 
-export async function startCustomersTestApp(env: Record<string, string> = {}): Promise<CustomersTestApp> {
-  const database = await createTestDatabase('customers');
-  await migrateDatabase({
-    url: database.url,
-    entities: CUSTOMERS_ENTITIES,
-    migrations: CUSTOMERS_MIGRATIONS,
-    applicationName: 'customers-v1-migrate',
-  });
-  const auth = new TestAuth();
-  const topicPrefix = testTopicPrefix('customers');
-  const service = await startTestService({
+export function startCustomersTestApp(env: Record<string, string> = {}): Promise<CustomersTestApp> {
+  return startServiceTestApp({
     name: 'customers-v1',
+    instance: 'customers',
     config: CustomersConfig,
-    env: {
-      DATABASE_URL: database.url,
-      KAFKA_BROKERS: testKafkaBrokers().join(','),
-      KAFKA_TOPIC_PREFIX: topicPrefix,
-      ...auth.serviceEnv,
-      ...env,
-    },
     module: (config) => CustomersAppModule.forRoot(config),
     errorFamily: 'v1',
+    entities: CUSTOMERS_ENTITIES,
+    migrations: CUSTOMERS_MIGRATIONS,
+    env,
   });
-  const sql = new Client({ connectionString: database.url });
-  await sql.connect();
-  return {
-    service,
-    database,
-    sql,
-    auth,
-    http: new RecordingFetch(service.url),
-    topicPrefix,
-    async close() {
-      await service.close();
-      await sql.end();
-      await database.drop();
-    },
-  };
 }
 
 /**

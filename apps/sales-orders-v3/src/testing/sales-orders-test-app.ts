@@ -1,72 +1,34 @@
-import { Client } from 'pg';
-import { migrateDatabase } from '@erp/database';
-import {
-  createTestDatabase,
-  RecordingFetch,
-  startTestService,
-  TestAuth,
-  testKafkaBrokers,
-  testTopicPrefix,
-  type RunningTestService,
-  type TestDatabase,
-} from '@erp/testing';
+import type { Client } from 'pg';
+import { startServiceTestApp, type ServiceTestApp } from '@erp/testing';
 import { SalesOrdersAppModule } from '../app.module';
 import { SalesOrdersConfig } from '../config';
 import { SALES_ORDERS_ENTITIES, SALES_ORDERS_MIGRATIONS } from '../database';
 
 /** A sales-orders-v3 instance on its own fresh database and Kafka topic prefix, plus the tools its tests need. */
-export interface SalesOrdersTestApp {
-  service: RunningTestService;
-  database: TestDatabase;
-  sql: Client;
-  auth: TestAuth;
-  http: RecordingFetch;
-  topicPrefix: string;
+export interface SalesOrdersTestApp extends ServiceTestApp {
   /** Standard v3 request headers for a company, JSON body included. */
   headers(company?: string, extra?: Record<string, string>): Promise<Record<string, string>>;
-  close(): Promise<void>;
 }
 
-export async function startSalesOrdersTestApp(name: string, env: Record<string, string> = {}): Promise<SalesOrdersTestApp> {
-  const database = await createTestDatabase(`sales_orders_${name}`);
-  await migrateDatabase({
-    url: database.url,
-    entities: SALES_ORDERS_ENTITIES,
-    migrations: SALES_ORDERS_MIGRATIONS,
-    applicationName: 'sales-orders-v3-migrate',
-  });
-  const auth = new TestAuth();
-  const topicPrefix = testTopicPrefix(`sales-orders-${name}`);
-  const service = await startTestService({
+export async function startSalesOrdersTestApp(
+  name: string,
+  env: Record<string, string> = {},
+): Promise<SalesOrdersTestApp> {
+  const base = await startServiceTestApp({
     name: 'sales-orders-v3',
+    instance: `sales-orders-${name}`,
     config: SalesOrdersConfig,
-    env: {
-      DATABASE_URL: database.url,
-      KAFKA_BROKERS: testKafkaBrokers().join(','),
-      KAFKA_TOPIC_PREFIX: topicPrefix,
-      ...auth.serviceEnv,
-      ...env,
-    },
     module: (config) => SalesOrdersAppModule.forRoot(config),
     errorFamily: 'problem',
+    entities: SALES_ORDERS_ENTITIES,
+    migrations: SALES_ORDERS_MIGRATIONS,
+    env,
   });
-  const sql = new Client({ connectionString: database.url });
-  await sql.connect();
   return {
-    service,
-    database,
-    sql,
-    auth,
-    http: new RecordingFetch(service.url),
-    topicPrefix,
+    ...base,
     async headers(company = '1000001', extra = {}) {
-      const headers = await auth.headers({ company, applicationType: null });
+      const headers = await base.auth.headers({ company, applicationType: null });
       return { ...headers, 'content-type': 'application/json', ...extra };
-    },
-    async close() {
-      await service.close();
-      await sql.end();
-      await database.drop();
     },
   };
 }
@@ -82,7 +44,13 @@ export async function insertCustomerSnapshots(
       `INSERT INTO customer_snapshots (company_id, customer_id, name, status, currency_id, source_version)
        VALUES ($1, $2, $3, $4, $5, 1)
        ON CONFLICT (company_id, customer_id) DO UPDATE SET name = EXCLUDED.name, status = EXCLUDED.status, currency_id = EXCLUDED.currency_id`,
-      [companyId, c.id, c.name ?? `Customer ${c.id}`, c.status ?? 'Active', c.currencyId === undefined ? 'NOK' : c.currencyId],
+      [
+        companyId,
+        c.id,
+        c.name ?? `Customer ${c.id}`,
+        c.status ?? 'Active',
+        c.currencyId === undefined ? 'NOK' : c.currencyId,
+      ],
     );
   }
 }
@@ -103,7 +71,12 @@ export interface BulkOrderOptions {
  * Inserts `count` orders (and `linesPerOrder` lines each, totals computed) straight into the tables,
  * numbered after the company's counter, for paging, filter and load tests. Returns their order ids.
  */
-export async function insertOrders(sql: Client, companyId: string, count: number, options: BulkOrderOptions = {}): Promise<string[]> {
+export async function insertOrders(
+  sql: Client,
+  companyId: string,
+  count: number,
+  options: BulkOrderOptions = {},
+): Promise<string[]> {
   const type = options.type ?? 'SO';
   const linesPerOrder = options.linesPerOrder ?? 0;
   const start = options.start ?? '2026-01-01T00:00:00Z';
@@ -133,7 +106,16 @@ export async function insertOrders(sql: Client, companyId: string, count: number
      FROM jsonb_to_recordset($8::jsonb) AS r(i int, status text, customer_order text, modified_offset int)
      ORDER BY r.i
      RETURNING internal_id::text, order_id`,
-    [companyId, type, first, start, options.customerId ?? '10001', options.customerName ?? 'Acme AS', linesPerOrder, JSON.stringify(rows)],
+    [
+      companyId,
+      type,
+      first,
+      start,
+      options.customerId ?? '10001',
+      options.customerName ?? 'Acme AS',
+      linesPerOrder,
+      JSON.stringify(rows),
+    ],
   );
   if (linesPerOrder > 0) {
     const ids = inserted.rows.map((r) => r.internal_id);
@@ -158,12 +140,16 @@ export async function insertOrders(sql: Client, companyId: string, count: number
 }
 
 /** Every row of an order and its lines, as stored: for "nothing changed" assertions. */
-export async function orderRows(sql: Client, companyId: string, type: string, orderId: string): Promise<{ header: unknown; lines: unknown[] }> {
-  const header = await sql.query(`SELECT * FROM sales_orders WHERE company_id = $1 AND order_type = $2 AND order_id = $3`, [
-    companyId,
-    type,
-    orderId,
-  ]);
+export async function orderRows(
+  sql: Client,
+  companyId: string,
+  type: string,
+  orderId: string,
+): Promise<{ header: unknown; lines: unknown[] }> {
+  const header = await sql.query(
+    `SELECT * FROM sales_orders WHERE company_id = $1 AND order_type = $2 AND order_id = $3`,
+    [companyId, type, orderId],
+  );
   const lines = await sql.query(
     `SELECT l.* FROM sales_order_lines l JOIN sales_orders o ON o.company_id = l.company_id AND o.internal_id = l.order_internal_id
      WHERE o.company_id = $1 AND o.order_type = $2 AND o.order_id = $3 ORDER BY l.line_id`,
@@ -172,6 +158,11 @@ export async function orderRows(sql: Client, companyId: string, type: string, or
   return { header: header.rows[0], lines: lines.rows };
 }
 
-export async function outboxRows(sql: Client): Promise<Array<{ event_type: string; message_key: string; topic: string; payload: Record<string, unknown> }>> {
-  return (await sql.query(`SELECT event_type, message_key, topic, payload FROM outbox ORDER BY sequence`)).rows;
+export async function outboxRows(
+  sql: Client,
+): Promise<
+  Array<{ event_type: string; message_key: string; topic: string; payload: Record<string, unknown> }>
+> {
+  return (await sql.query(`SELECT event_type, message_key, topic, payload FROM outbox ORDER BY sequence`))
+    .rows;
 }

@@ -1,0 +1,90 @@
+import type { DynamicModule } from '@nestjs/common';
+import { Client } from 'pg';
+import type { ServiceConfig } from '@erp/bootstrap';
+import { type DataSourceConfig, migrateDatabase } from '@erp/database';
+import type { ErrorFamily } from '@erp/errors';
+import { createKafka, deadLetterTopicOf, ensureTopics, prefixedTopic } from '@erp/messaging';
+import { TestAuth } from '../auth/test-auth';
+import { testKafkaBrokers, testTopicPrefix } from '../kafka/test-kafka';
+import { createTestDatabase, type TestDatabase } from '../postgres/test-database';
+import { RecordingFetch } from './recording-fetch';
+import { type RunningTestService, startTestService } from './start-test-service';
+
+export interface ServiceTestAppOptions<C extends ServiceConfig> {
+  /** The service's name, as in its main.ts. */
+  name: string;
+  config: new () => C;
+  module: (config: C) => DynamicModule;
+  errorFamily: ErrorFamily | 'by-path';
+  entities: DataSourceConfig['entities'];
+  migrations: DataSourceConfig['migrations'];
+  /** Names this instance's database and Kafka topic prefix, so test files never share either. */
+  instance: string;
+  /** Topics the service consumes (unprefixed): created with their dead-letter topics before it starts. */
+  consumedTopics?: string[];
+  env?: Record<string, string>;
+}
+
+/** A service under test on its own fresh, migrated database and Kafka topic prefix. */
+export interface ServiceTestApp {
+  service: RunningTestService;
+  database: TestDatabase;
+  /** A direct connection to the service's database, to arrange data and to check what changed. */
+  sql: Client;
+  auth: TestAuth;
+  http: RecordingFetch;
+  topicPrefix: string;
+  close(): Promise<void>;
+}
+
+/**
+ * What every service's integration tests start from: a fresh database migrated with the
+ * service's own migrations, a key pair the service trusts, its consumed topics created (real
+ * clusters may not auto-create them), and the service booted exactly as main.ts boots it.
+ */
+export async function startServiceTestApp<C extends ServiceConfig>(
+  options: ServiceTestAppOptions<C>,
+): Promise<ServiceTestApp> {
+  const database = await createTestDatabase(options.instance);
+  await migrateDatabase({
+    url: database.url,
+    entities: options.entities,
+    migrations: options.migrations,
+    applicationName: `${options.name}-migrate`,
+  });
+  const auth = new TestAuth();
+  const topicPrefix = testTopicPrefix(options.instance);
+  if (options.consumedTopics?.length) {
+    const consumed = options.consumedTopics.map((topic) => prefixedTopic(topicPrefix, topic));
+    const kafka = createKafka({ brokers: testKafkaBrokers(), clientId: `${options.instance}-test` });
+    await ensureTopics(kafka, [...consumed, ...consumed.map(deadLetterTopicOf)]);
+  }
+  const service = await startTestService({
+    name: options.name,
+    config: options.config,
+    env: {
+      DATABASE_URL: database.url,
+      KAFKA_BROKERS: testKafkaBrokers().join(','),
+      KAFKA_TOPIC_PREFIX: topicPrefix,
+      ...auth.serviceEnv,
+      ...options.env,
+    },
+    module: options.module,
+    errorFamily: options.errorFamily,
+  });
+  const sql = new Client({ connectionString: database.url });
+  await sql.connect();
+  return {
+    service,
+    database,
+    sql,
+    auth,
+    http: new RecordingFetch(service.url),
+    topicPrefix,
+    async close() {
+      await service.close();
+      await sql.end();
+      await database.drop();
+    },
+  };
+}
