@@ -59,3 +59,4 @@ export { ConsumeEvents, type ConsumeEventsOptions } from './nest/consume-events.
 export { EventSubscriptions } from './nest/event-subscriptions.service';
 export { OutboxRelayService, relaySessionConfig } from './nest/outbox-relay.service';
 export { KafkaServiceConfig, messagingOptionsFrom } from './config/kafka-service-config';
+export { consumerLag, reportOutboxBacklog } from './metrics/messaging-metrics';

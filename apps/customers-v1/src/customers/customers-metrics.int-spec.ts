@@ -75,3 +75,30 @@ describe('GET /metrics on customers-v1', () => {
     expect(after).not.toMatch(/M00001|NOPE|pageSize/);
   });
 });
+
+describe('outbox backlog on /metrics', () => {
+  let down: CustomersTestApp;
+  // Nothing listens on port 9: the relay cannot publish, so events wait in the outbox.
+  beforeAll(async () => {
+    down = await startCustomersTestApp({ KAFKA_BROKERS: '127.0.0.1:9' });
+  });
+  afterAll(() => down.close());
+
+  const backlog = async (name: string) => {
+    const text = await (await down.http.request('/metrics')).text();
+    const line = text.split('\n').find((l) => l.startsWith(`${name}{service="customers-v1"} `));
+    return line === undefined ? undefined : Number(line.split(' ')[1]);
+  };
+
+  it('counts events committed but not yet published, and their age', async () => {
+    expect(await backlog('outbox_pending_events')).toBe(0);
+    const headers = { ...(await down.auth.headers({ company: COMPANY })), 'content-type': 'application/json' };
+    for (const name of ['Backlog One', 'Backlog Two']) {
+      const response = await down.http.request('/v1/customer', { method: 'POST', headers, body: JSON.stringify({ name }) });
+      expect(response.status).toBe(201);
+    }
+    expect(await backlog('outbox_pending_events')).toBe(2);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await backlog('outbox_oldest_pending_age_seconds')).toBeGreaterThan(0);
+  });
+});

@@ -1,5 +1,6 @@
 import type { DomainEvent } from '@erp/contracts';
 import type { Kafka } from 'kafkajs';
+import { metricsRegistry } from '@erp/observability';
 import {
   committedOffsets,
   customerEvent,
@@ -53,6 +54,30 @@ describe('idempotent consumer over real Postgres and Kafka', () => {
       expect(await bed.effects(event.id)).toBe(1);
       expect(await processedCount(event.id)).toBe(1);
     }
+  });
+
+  it('reports the group’s lag per partition on /metrics: up while messages wait, 0 once handled', async () => {
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let handledCount = 0;
+    await bed.startConsumer(async (event, context) => {
+      if (handledCount === 1) await gate;
+      handledCount++;
+      await recordEffect(context, bed.groupId, event);
+    });
+    // One key, so one partition: the second message waits behind the gate while four follow it.
+    await bed.send(...['1', '2', '3', '4', '5', '6'].map((version) => customerEvent('LAG-1', version)));
+    const lagOfGroup = async () => {
+      const metric = (await metricsRegistry.getSingleMetric('kafka_consumer_lag_messages')?.get())?.values ?? [];
+      return metric.filter((v) => v.labels.group === bed.groupId).map((v) => v.value);
+    };
+    await waitFor('a lag reading while messages wait', async () => (await lagOfGroup()).some((v) => v > 0));
+    release();
+    await waitFor('all six handled', () => handledCount === 6);
+    await waitFor('the lag back at 0', async () => {
+      const values = await lagOfGroup();
+      return values.length > 0 && values.every((v) => v === 0);
+    });
   });
 
   it('processes a duplicate delivery of the same event id once', async () => {

@@ -6,6 +6,7 @@ import { backoffDelay, type BackoffOptions, sleep } from '../kafka/backoff';
 import { deadLetterTopicOf, prefixedTopic, unprefixedTopic } from '../kafka/topic-names';
 import { errorMessage, type MessagingLogger, SILENT_LOGGER } from '../logger';
 import { deadLetterHeaders, type DeadLetterSink, KafkaDeadLetterSink } from './dead-letter';
+import { consumerLag } from '../metrics/messaging-metrics';
 
 export interface EventHandlerContext {
   /**
@@ -293,6 +294,9 @@ export class EventConsumer {
         await this.handle(topic, partition, message);
         resolveOffset(message.offset);
         handled = message.offset;
+        // What is left of the partition as of this fetch: the high watermark minus the next offset.
+        const lag = BigInt(batch.highWatermark) - BigInt(message.offset) - 1n;
+        consumerLag.set({ group: this.groupId, topic, partition: String(partition) }, Number(lag > 0n ? lag : 0n));
         if (Date.now() - lastCommit >= COMMIT_INTERVAL_MS) await commit();
       }
     } finally {

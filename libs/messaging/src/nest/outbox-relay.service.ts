@@ -14,6 +14,7 @@ import type { ClientConfig } from 'pg';
 import type { DataSource } from 'typeorm';
 import type { PostgresDataSourceOptions } from '@erp/database';
 import { ReadinessChecks } from '@erp/observability';
+import { reportOutboxBacklog } from '../metrics/messaging-metrics';
 import { type OutboxBacklog, OutboxRelay, type OutboxRelayStatus } from '../outbox/outbox-relay';
 import { MESSAGING_OPTIONS, type MessagingModuleOptions } from './messaging-options';
 
@@ -26,6 +27,7 @@ import { MESSAGING_OPTIONS, type MessagingModuleOptions } from './messaging-opti
 @Injectable()
 export class OutboxRelayService implements OnModuleInit, OnApplicationBootstrap, OnApplicationShutdown {
   private readonly relay?: OutboxRelay;
+  private stopReportingBacklog?: () => void;
 
   constructor(
     @Inject(MESSAGING_OPTIONS) private readonly options: MessagingModuleOptions,
@@ -47,10 +49,13 @@ export class OutboxRelayService implements OnModuleInit, OnApplicationBootstrap,
   }
 
   onApplicationBootstrap(): void {
-    this.relay?.start();
+    if (!this.relay) return;
+    this.relay.start();
+    this.stopReportingBacklog = reportOutboxBacklog(this.options.clientId, () => this.backlog());
   }
 
   async onApplicationShutdown(): Promise<void> {
+    this.stopReportingBacklog?.();
     await this.relay?.stop();
   }
 
