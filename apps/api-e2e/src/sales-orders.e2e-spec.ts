@@ -20,7 +20,9 @@ async function v3Headers(company: string): Promise<Record<string, string>> {
 }
 
 /** POST an order, waiting until the customer's CUSTOMER_CREATED event has reached the sales-order service. */
-async function createOrderWhenCustomerKnown(company: string, body: unknown, timeoutMs = 30_000): Promise<Response> {
+// The customer reaches sales orders through Kafka; under a loaded CI run (the reliability suite in
+// the other worker) that can take tens of seconds, so the wait is generous.
+async function createOrderWhenCustomerKnown(company: string, body: unknown, timeoutMs = 90_000): Promise<Response> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const response = await call('/api/v3/SalesOrders', { method: 'POST', headers: await v3Headers(company), body: JSON.stringify(body) });
@@ -119,7 +121,7 @@ describe('sales orders v3 through the api-gateway', () => {
     const { 'content-type': _none, ...withoutBody } = headers;
     expect((await call(location, { method: 'DELETE', headers: { ...withoutBody, 'if-match': newEtag } })).status).toBe(204);
     expect((await call(location, { headers })).status).toBe(404);
-  }, 60_000);
+  }, 150_000);
 
   it('refuses requests at the gateway in problem+json before they reach the service', async () => {
     const none = await call('/api/v3/SalesOrders');

@@ -3,6 +3,8 @@ import { AuthModule } from '@erp/auth';
 import { authSettingsFrom } from '@erp/bootstrap';
 import { HealthModule } from '@erp/observability';
 import type { GatewayConfig } from './config';
+import { DocsController } from './openapi/docs.controller';
+import { OpenApiAggregator } from './openapi/openapi-aggregator';
 import { ProxyRegistrar } from './proxy/proxy.registrar';
 
 @Module({})
@@ -11,7 +13,8 @@ export class GatewayAppModule {
     return {
       module: GatewayAppModule,
       imports: [AuthModule.forRoot(authSettingsFrom(config), { requireApplicationType: false }), HealthModule.forRoot()],
-      providers: [{ provide: 'GATEWAY_CONFIG', useValue: config }, ProxyRegistrar],
+      controllers: [DocsController],
+      providers: [{ provide: 'GATEWAY_CONFIG', useValue: config }, ProxyRegistrar, OpenApiAggregator],
     };
   }
 }

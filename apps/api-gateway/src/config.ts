@@ -1,4 +1,5 @@
-import { IsOptional, IsUrl } from 'class-validator';
+import { Transform } from 'class-transformer';
+import { IsInt, IsOptional, IsUrl, Min } from 'class-validator';
 import { ServiceConfig } from '@erp/bootstrap';
 
 const upstreamUrl = () => IsUrl({ require_tld: false, protocols: ['http', 'https'], require_protocol: true });
@@ -16,4 +17,13 @@ export class GatewayConfig extends ServiceConfig {
   @IsOptional() @upstreamUrl() ATTACHMENTS_URL?: string;
   @IsOptional() @upstreamUrl() SALES_ORDERS_URL?: string;
   @IsOptional() @upstreamUrl() WEBHOOKS_URL?: string;
+
+  /**
+   * Requests per company (the token's verified company) per minute through this gateway; over it
+   * 429 with `Retry-After`. 0 turns the limit off. Counted in memory per gateway replica.
+   */
+  @Transform(({ value }: { value: unknown }) => (value === undefined || value === '' ? undefined : Number(value)))
+  @IsInt()
+  @Min(0)
+  RATE_LIMIT_PER_COMPANY_PER_MINUTE = 120_000;
 }

@@ -4,6 +4,8 @@ import { authSettingsFrom } from '@erp/bootstrap';
 import { DatabaseModule } from '@erp/database';
 import { MessagingModule, messagingOptionsFrom } from '@erp/messaging';
 import { HealthModule } from '@erp/observability';
+import { OpenApiModule } from '@erp/openapi';
+import { ATTACHMENT_SCHEMAS } from './attachments/attachments.openapi';
 import { AttachmentsController } from './attachments/attachments.controller';
 import { ATTACHMENT_SETTINGS, AttachmentsService } from './attachments/attachments.service';
 import { MultipartRegistrar } from './attachments/multipart.registrar';
@@ -33,6 +35,7 @@ export class AttachmentsAppModule {
         MessagingModule.forRoot(messagingOptionsFrom(config, { clientId: 'attachments-v1' })),
         AuthModule.forRoot(authSettingsFrom(config), { requireApplicationType: true }),
         HealthModule.forRoot(),
+        OpenApiModule.forRoot({ title: 'Attachments', version: '1', schemas: ATTACHMENT_SCHEMAS }),
       ],
       controllers: [AttachmentsController],
       providers: [

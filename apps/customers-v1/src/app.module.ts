@@ -4,8 +4,10 @@ import { authSettingsFrom } from '@erp/bootstrap';
 import { DatabaseModule } from '@erp/database';
 import { MessagingModule, messagingOptionsFrom } from '@erp/messaging';
 import { HealthModule } from '@erp/observability';
+import { OpenApiModule } from '@erp/openapi';
 import type { CustomersConfig } from './config';
 import { CustomersController } from './customers/customers.controller';
+import { CUSTOMER_SCHEMAS } from './customers/customers.openapi';
 import { CUSTOMER_SETTINGS, CustomersService } from './customers/customers.service';
 import { CUSTOMERS_ENTITIES, CUSTOMERS_MIGRATIONS } from './database';
 
@@ -26,6 +28,7 @@ export class CustomersAppModule {
         MessagingModule.forRoot(messagingOptionsFrom(config, { clientId: 'customers-v1' })),
         AuthModule.forRoot(authSettingsFrom(config), { requireApplicationType: true }),
         HealthModule.forRoot(),
+        OpenApiModule.forRoot({ title: 'Customers', version: '1', schemas: CUSTOMER_SCHEMAS }),
       ],
       controllers: [CustomersController],
       providers: [CustomersService, { provide: CUSTOMER_SETTINGS, useValue: { maxPageSize: config.CUSTOMER_MAX_PAGE_SIZE } }],

@@ -4,6 +4,8 @@ import { authSettingsFrom } from '@erp/bootstrap';
 import { DatabaseModule } from '@erp/database';
 import { MessagingModule, messagingOptionsFrom } from '@erp/messaging';
 import { HealthModule } from '@erp/observability';
+import { OpenApiModule } from '@erp/openapi';
+import { SALES_ORDER_SCHEMAS } from './sales-orders/sales-orders.openapi';
 import type { SalesOrdersConfig } from './config';
 import { CustomerEventsConsumer } from './customers/customer-events.consumer';
 import { CustomerSnapshotsService } from './customers/customer-snapshots.service';
@@ -30,6 +32,7 @@ export class SalesOrdersAppModule {
         // v3 does not require ipp-application-type (API.md: it is a /v1 rule).
         AuthModule.forRoot(authSettingsFrom(config), { requireApplicationType: false }),
         HealthModule.forRoot(),
+        OpenApiModule.forRoot({ title: 'Sales orders', version: '3', schemas: SALES_ORDER_SCHEMAS }),
         MessagingModule.forRoot(messagingOptionsFrom(config, { clientId: SERVICE_NAME })),
       ],
       controllers: [SalesOrdersController],

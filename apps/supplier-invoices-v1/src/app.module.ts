@@ -4,6 +4,8 @@ import { authSettingsFrom } from '@erp/bootstrap';
 import { DatabaseModule } from '@erp/database';
 import { MessagingModule, messagingOptionsFrom } from '@erp/messaging';
 import { HealthModule } from '@erp/observability';
+import { OpenApiModule } from '@erp/openapi';
+import { SUPPLIER_INVOICE_SCHEMAS } from './supplier-invoices/supplier-invoices.openapi';
 import type { SupplierInvoicesConfig } from './config';
 import { SUPPLIER_INVOICES_ENTITIES, SUPPLIER_INVOICES_MIGRATIONS } from './database';
 import { SupplierInvoiceEvents } from './events/supplier-invoice-events';
@@ -28,6 +30,7 @@ export class SupplierInvoicesAppModule {
         MessagingModule.forRoot(messagingOptionsFrom(config, { clientId: 'supplier-invoices-v1' })),
         AuthModule.forRoot(authSettingsFrom(config), { requireApplicationType: true }),
         HealthModule.forRoot(),
+        OpenApiModule.forRoot({ title: 'Supplier invoices', version: '1', schemas: SUPPLIER_INVOICE_SCHEMAS }),
       ],
       controllers: [SupplierInvoicesController],
       providers: [

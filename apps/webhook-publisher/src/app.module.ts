@@ -4,6 +4,8 @@ import { authSettingsFrom } from '@erp/bootstrap';
 import { DatabaseModule } from '@erp/database';
 import { MessagingModule, messagingOptionsFrom } from '@erp/messaging';
 import { HealthModule } from '@erp/observability';
+import { OpenApiModule } from '@erp/openapi';
+import { WEBHOOK_SCHEMAS } from './subscriptions/webhooks.openapi';
 import type { WebhookPublisherConfig } from './config';
 import { WEBHOOKS_ENTITIES, WEBHOOKS_MIGRATIONS } from './database';
 import { DELIVERY_SETTINGS, type DeliverySettings, DeliveryWorkerService } from './delivery/delivery-worker.service';
@@ -58,6 +60,7 @@ export class WebhookPublisherAppModule {
         }),
         AuthModule.forRoot(authSettingsFrom(config), { requireApplicationType: false }),
         HealthModule.forRoot(),
+        OpenApiModule.forRoot({ title: 'Webhooks', version: '1', schemas: WEBHOOK_SCHEMAS }),
         MessagingModule.forRoot(
           messagingOptionsFrom(config, {
             clientId: 'webhook-publisher',

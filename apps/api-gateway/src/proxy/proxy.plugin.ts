@@ -1,16 +1,35 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import rateLimit from '@fastify/rate-limit';
 import replyFrom from '@fastify/reply-from';
-import { authenticateRequest, scopeForMethod, type TokenVerifier } from '@erp/auth';
+import { type AuthContext, authenticateRequest, scopeForMethod, type TokenVerifier } from '@erp/auth';
 import { ApiError, errorFamilyForPath, renderError, ServiceUnavailableError, toApiError } from '@erp/errors';
-import { resolveRoute, type UpstreamUrls } from './routes';
+import { type ResolvedRoute, resolveRoute, type UpstreamUrls } from './routes';
 
 export interface ProxyPluginOptions {
   upstreams: UpstreamUrls;
   verifier: TokenVerifier;
   upstreamTimeoutMs: number;
+  /** Requests per company per minute (0 = no limit); counted in this gateway's memory. */
+  rateLimitPerCompanyPerMinute?: number;
 }
 
+/** What the onRequest hook learned about a request: its route and its verified caller. */
+interface ProxiedRequest {
+  route: ResolvedRoute;
+  auth: AuthContext;
+}
+const proxied = new WeakMap<FastifyRequest, ProxiedRequest>();
+
 const DOT_SEGMENT = /(?:^|\/)(?:\.|%2e){1,2}(?:\/|$|\?)/i;
+
+function isDecodable(url: string): boolean {
+  try {
+    decodeURIComponent(url);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 function sendError(request: FastifyRequest, reply: FastifyReply, err: unknown): FastifyReply {
   const error = toApiError(err);
@@ -36,16 +55,42 @@ export async function proxyPlugin(fastify: FastifyInstance, options: ProxyPlugin
   fastify.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
   fastify.setErrorHandler((err, request, reply) => sendError(request, reply, err));
 
-  fastify.all('/*', async (request, reply) => {
+  // Route and authenticate before anything else (rate limiting is keyed by the verified company).
+  fastify.addHook('onRequest', async (request) => {
     const path = request.url.split('?')[0];
     const route = DOT_SEGMENT.test(path) ? undefined : resolveRoute(request.url, options.upstreams);
     if (!route) throw new ApiError('RouteNotFound', 'No resource exists at this path');
-
+    // The proxy decodes the URL to check it (a malformed `%` sequence threw a URIError -> 500).
+    if (!isDecodable(request.url)) throw new ApiError('ValidationFailed', 'The request URL is not valid (malformed percent-encoding)');
     const auth = await authenticateRequest(request.headers, options.verifier, {
       requireApplicationType: route.rule.v1,
       requiredScope: route.rule.scope ?? scopeForMethod(request.method),
     });
     request.log = request.log.child({ companyId: auth.companyId, upstream: route.rule.upstream });
+    proxied.set(request, { route, auth });
+  });
+
+  const perMinute = options.rateLimitPerCompanyPerMinute ?? 0;
+  if (perMinute > 0) {
+    // In-memory counters: with several gateway replicas each counts alone (use a shared store,
+    // e.g. Redis via the plugin's `redis` option, to make the limit global).
+    await fastify.register(rateLimit, {
+      global: true,
+      hook: 'preHandler',
+      max: perMinute,
+      timeWindow: 60_000,
+      keyGenerator: (request) => `company:${proxied.get(request)?.auth.companyId ?? request.ip}`,
+      errorResponseBuilder: (_request, context) =>
+        new ApiError('TooManyRequests', `Rate limit of ${context.max} requests per minute exceeded; retry after ${context.after}`, {
+          headers: { 'retry-after': String(Math.max(1, Math.ceil(context.ttl / 1000))) },
+        }),
+    });
+  }
+
+  fastify.all('/*', async (request, reply) => {
+    const known = proxied.get(request);
+    if (!known) throw new ApiError('RouteNotFound', 'No resource exists at this path');
+    const { route } = known;
 
     return reply.from(`${route.baseUrl}${request.url}`, {
       rewriteRequestHeaders: (_req, headers) => ({ ...headers, 'x-request-id': String(request.id) }),

@@ -21,6 +21,7 @@ export class ProxyRegistrar implements OnModuleInit {
       upstreams: upstreamUrlsFrom(this.config),
       verifier: this.verifier,
       upstreamTimeoutMs: 300_000,
+      rateLimitPerCompanyPerMinute: this.config.RATE_LIMIT_PER_COMPANY_PER_MINUTE,
     });
   }
 }

@@ -8,6 +8,8 @@ import { AttachmentsService, type AttachmentRevision, type UploadedAttachment } 
 import { Base64Encoder, base64Length } from './base64-encoder';
 import { negotiateAttachmentRepresentation } from './content-negotiation';
 import { contentDisposition } from './file-name';
+import { ApiBody, ApiConsumes, ApiOperation, ApiParam, ApiProduces, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiAuthenticated, ApiErrors, LOCATION_HEADER, ref } from '@erp/openapi';
 
 type QueryParams = Record<string, string | string[] | undefined>;
 
@@ -33,6 +35,8 @@ function readRevision(query: QueryParams): number | undefined {
 }
 
 @Controller('v1')
+@ApiTags('Attachments')
+@ApiAuthenticated('v1')
 export class AttachmentsController {
   constructor(private readonly attachments: AttachmentsService) {}
 
@@ -42,6 +46,16 @@ export class AttachmentsController {
    */
   @Post(':endpoint/:objectId/Attachment')
   @HttpCode(201)
+  @ApiOperation({
+    summary: 'Upload an attachment',
+    description: 'Streams one file to storage. The same file name on the same object again makes a new revision. Nothing is stored on any rejection.',
+  })
+  @ApiParam({ name: 'endpoint', description: 'The owner type', schema: { type: 'string', enum: [...AttachmentCreated.ATTACHMENT_OWNER_ENDPOINTS] } })
+  @ApiParam({ name: 'objectId', description: 'The owner: a customer number or a supplier invoice reference number', schema: { type: 'string' } })
+  @ApiConsumes('multipart/form-data')
+  @ApiBody({ schema: ref('AttachmentUpload') })
+  @ApiResponse({ status: 201, description: 'Stored', headers: LOCATION_HEADER, content: { 'application/json': { schema: ref('AttachmentCreated') } } })
+  @ApiErrors('v1', 404, 413, 415)
   async upload(
     @CompanyId() companyId: string,
     @Param('endpoint') endpoint: string,
@@ -70,6 +84,25 @@ export class AttachmentsController {
    * a JSON object with the Base64 in `content`, or the raw bytes. All three stream from storage.
    */
   @Get('attachment/:id')
+  @ApiOperation({
+    summary: 'Download an attachment',
+    description:
+      'Negotiated on Accept: Base64 of the file as the bare body (default: Accept absent, `*/*` or `text/plain`), ' +
+      'a JSON object with the Base64 in `content` (`application/json`), or the raw bytes (`application/octet-stream`). All three stream.',
+  })
+  @ApiParam({ name: 'id', description: 'Attachment id', schema: { type: 'string', format: 'uuid' } })
+  @ApiQuery({ name: 'revision', required: false, description: 'An older revision (default: the latest)', schema: { type: 'integer', minimum: 1 } })
+  @ApiProduces('text/plain', 'application/json', 'application/octet-stream')
+  @ApiResponse({
+    status: 200,
+    description: 'The file in the negotiated representation',
+    content: {
+      'text/plain': { schema: { type: 'string', description: 'Base64 of the file (`Content-Type: text/plain; charset=us-ascii`)' } },
+      'application/json': { schema: ref('AttachmentContent') },
+      'application/octet-stream': { schema: { type: 'string', format: 'binary', description: 'The raw bytes, with `Content-Disposition`' } },
+    },
+  })
+  @ApiErrors('v1', 404, 406)
   async download(
     @CompanyId() companyId: string,
     @Param('id') id: string,

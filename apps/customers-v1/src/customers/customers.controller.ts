@@ -4,6 +4,20 @@ import { CompanyId } from '@erp/auth';
 import { V1ValueUnwrapInterceptor } from '@erp/bootstrap';
 import { NotFoundError } from '@erp/errors';
 import { formatEtag, IfMatch, type IfMatchCondition } from '@erp/etag';
+import { ApiBody, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
+import {
+  ApiAuthenticated,
+  ApiErrors,
+  ApiFilter,
+  ApiIfMatch,
+  ApiJsonResponse,
+  ApiTimestampFilter,
+  ApiV1Paging,
+  ETAG_HEADER,
+  LOCATION_HEADER,
+  ref,
+} from '@erp/openapi';
+import { CUSTOMER_STATUSES } from './customer.entity';
 import { CreateCustomerDto, UpdateCustomerDto } from './dto/customer-write.dto';
 import { CustomersService } from './customers.service';
 
@@ -16,12 +30,25 @@ function checkNumber(number: string): string {
   return number;
 }
 
+const NUMBER_PARAM = ApiParam({ name: 'customerNumber', description: 'Customer number', schema: { type: 'string' } });
+
 @Controller('v1/customer')
+@ApiTags('Customers')
+@ApiAuthenticated('v1')
 @UseInterceptors(V1ValueUnwrapInterceptor)
 export class CustomersController {
   constructor(private readonly customers: CustomersService) {}
 
   @Get()
+  @ApiOperation({ summary: 'List customers', description: 'A bare JSON array; every record carries `metadata { totalCount, maxPageSize }`. Unknown query parameters are 400.' })
+  @ApiV1Paging(1000)
+  @ApiFilter('name', 'Case-insensitive substring of the name')
+  @ApiFilter('status', 'Status', CUSTOMER_STATUSES)
+  @ApiFilter('corporateId', 'Corporate id (exact)')
+  @ApiFilter('vatRegistrationId', 'VAT registration id (exact)')
+  @ApiTimestampFilter('lastModifiedDateTime')
+  @ApiTimestampFilter('createdDateTime')
+  @ApiJsonResponse(200, 'A page of customers', { type: 'array', items: ref('CustomerListItem') })
   async list(
     @CompanyId() companyId: string,
     @Query() query: Record<string, string | string[] | undefined>,
@@ -32,6 +59,10 @@ export class CustomersController {
   }
 
   @Get(':customerNumber')
+  @ApiOperation({ summary: 'Get a customer' })
+  @NUMBER_PARAM
+  @ApiJsonResponse(200, 'The customer', 'Customer', ETAG_HEADER)
+  @ApiErrors('v1', 404)
   async get(
     @CompanyId() companyId: string,
     @Param('customerNumber') number: string,
@@ -44,6 +75,10 @@ export class CustomersController {
 
   @Post()
   @HttpCode(201)
+  @ApiOperation({ summary: 'Create a customer', description: '`number` is assigned from the company sequence when omitted; a duplicate number is 400.' })
+  @ApiBody({ schema: ref('CustomerCreate') })
+  @ApiJsonResponse(201, 'Created', 'Customer', { ...ETAG_HEADER, ...LOCATION_HEADER })
+  @ApiErrors('v1', 415)
   async create(
     @CompanyId() companyId: string,
     @Body() dto: CreateCustomerDto,
@@ -60,6 +95,12 @@ export class CustomersController {
   /** v1 rule: If-Match is optional; when sent and stale the answer is 412 and nothing changes. */
   @Put(':customerNumber')
   @HttpCode(204)
+  @ApiOperation({ summary: 'Update a customer', description: 'Only the fields sent change.' })
+  @NUMBER_PARAM
+  @ApiIfMatch(false)
+  @ApiBody({ schema: ref('CustomerUpdate') })
+  @ApiResponse({ status: 204, description: 'Updated', headers: ETAG_HEADER })
+  @ApiErrors('v1', 404, 412, 415)
   async update(
     @CompanyId() companyId: string,
     @Param('customerNumber') number: string,

@@ -6,6 +6,20 @@ import { NotFoundError } from '@erp/errors';
 import { formatEtag, IfMatch, type IfMatchCondition } from '@erp/etag';
 import { CreateSupplierInvoiceDto, REFERENCE_NUMBER, UpdateSupplierInvoiceDto } from './dto/supplier-invoice-write.dto';
 import { SupplierInvoicesService } from './supplier-invoices.service';
+import { ApiBody, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
+import {
+  ApiAuthenticated,
+  ApiErrors,
+  ApiFilter,
+  ApiIfMatch,
+  ApiJsonResponse,
+  ApiTimestampFilter,
+  ApiV1Paging,
+  ETAG_HEADER,
+  LOCATION_HEADER,
+  ref,
+} from '@erp/openapi';
+import { DOCUMENT_TYPES, INVOICE_STATUSES } from './supplier-invoice.entity';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -15,12 +29,23 @@ function checkReference(referenceNumber: string): string {
   return referenceNumber;
 }
 
+const NUMBER_PARAM = ApiParam({ name: 'documentNumber', description: 'The invoice reference number', schema: { type: 'string' } });
+
 @Controller('v1/supplierInvoice')
+@ApiTags('Supplier invoices')
+@ApiAuthenticated('v1')
 @UseInterceptors(V1ValueUnwrapInterceptor)
 export class SupplierInvoicesController {
   constructor(private readonly invoices: SupplierInvoicesService) {}
 
   @Get()
+  @ApiOperation({ summary: 'List supplier invoices', description: 'A bare JSON array; every record carries `metadata { totalCount, maxPageSize }`. Unknown query parameters are 400.' })
+  @ApiV1Paging(500)
+  @ApiFilter('status', 'Status', INVOICE_STATUSES)
+  @ApiFilter('supplier', "The supplier's number")
+  @ApiFilter('documentType', 'Document type', DOCUMENT_TYPES)
+  @ApiTimestampFilter('lastModifiedDateTime')
+  @ApiJsonResponse(200, 'A page of supplier invoices', { type: 'array', items: ref('SupplierInvoiceListItem') })
   async list(
     @CompanyId() companyId: string,
     @Query() query: Record<string, string | string[] | undefined>,
@@ -31,6 +56,10 @@ export class SupplierInvoicesController {
   }
 
   @Get(':documentNumber')
+  @ApiOperation({ summary: 'Get a supplier invoice' })
+  @NUMBER_PARAM
+  @ApiJsonResponse(200, 'The invoice with its lines and attachments', 'SupplierInvoice', ETAG_HEADER)
+  @ApiErrors('v1', 404)
   async get(
     @CompanyId() companyId: string,
     @Param('documentNumber') documentNumber: string,
@@ -43,6 +72,10 @@ export class SupplierInvoicesController {
 
   @Post()
   @HttpCode(201)
+  @ApiOperation({ summary: 'Create a supplier invoice', description: '`referenceNumber` is assigned when omitted; amounts are computed from the lines with exact decimals.' })
+  @ApiBody({ schema: ref('SupplierInvoiceCreate') })
+  @ApiJsonResponse(201, 'Created', 'SupplierInvoice', { ...ETAG_HEADER, ...LOCATION_HEADER })
+  @ApiErrors('v1', 415)
   async create(
     @CompanyId() companyId: string,
     @Body() dto: CreateSupplierInvoiceDto,
@@ -59,6 +92,12 @@ export class SupplierInvoicesController {
   /** v1 rule: If-Match is optional; when sent and stale the answer is 412 and nothing changes. */
   @Put(':documentNumber')
   @HttpCode(204)
+  @ApiOperation({ summary: 'Update a supplier invoice', description: 'Only the fields sent change; `invoiceLines` replaces all lines.' })
+  @NUMBER_PARAM
+  @ApiIfMatch(false)
+  @ApiBody({ schema: ref('SupplierInvoiceUpdate') })
+  @ApiResponse({ status: 204, description: 'Updated', headers: ETAG_HEADER })
+  @ApiErrors('v1', 404, 412, 415)
   async update(
     @CompanyId() companyId: string,
     @Param('documentNumber') documentNumber: string,

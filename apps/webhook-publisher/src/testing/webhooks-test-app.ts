@@ -1,6 +1,13 @@
 import { Client } from 'pg';
 import { Kafka, logLevel, type Producer } from 'kafkajs';
-import { createEvent, type DomainEvent, salesOrderLink, salesOrderSubject, TOPICS, topicOf } from '@erp/contracts';
+import {
+  createEvent,
+  type DomainEvent,
+  salesOrderLink,
+  salesOrderSubject,
+  TOPICS,
+  topicOf,
+} from '@erp/contracts';
 import { migrateDatabase } from '@erp/database';
 import { ensureTopics, EventSubscriptions, messageKeyOf, prefixedTopic } from '@erp/messaging';
 import {
@@ -39,7 +46,10 @@ export interface WebhooksTestApp {
   /** Publishes events to their topics, keyed per aggregate, as the producing services' relays do. */
   publish(...events: DomainEvent[]): Promise<void>;
   /** Request helper: JSON body, token for the company with webhooks:manage. */
-  api(path: string, init?: { method?: string; body?: unknown; company?: string; scope?: string }): Promise<Response>;
+  api(
+    path: string,
+    init?: { method?: string; body?: unknown; company?: string; scope?: string },
+  ): Promise<Response>;
   close(): Promise<void>;
 }
 
@@ -58,7 +68,11 @@ export async function createWebhooksDatabase(): Promise<TestDatabase> {
 /** Creates the consumed topics under a prefix of their own. */
 export async function createTestTopics(name: string): Promise<{ prefix: string; kafka: Kafka }> {
   const prefix = testTopicPrefix(name);
-  const kafka = new Kafka({ clientId: `webhooks-test-${name}`, brokers: testKafkaBrokers(), logLevel: logLevel.NOTHING });
+  const kafka = new Kafka({
+    clientId: `webhooks-test-${name}`,
+    brokers: testKafkaBrokers(),
+    logLevel: logLevel.NOTHING,
+  });
   await ensureTopics(
     kafka,
     CONSUMED_TOPICS.map((topic) => prefixedTopic(prefix, topic)),
@@ -67,7 +81,11 @@ export async function createTestTopics(name: string): Promise<{ prefix: string; 
   return { prefix, kafka };
 }
 
-export async function publishEvents(producer: Producer, prefix: string, events: DomainEvent[]): Promise<void> {
+export async function publishEvents(
+  producer: Producer,
+  prefix: string,
+  events: DomainEvent[],
+): Promise<void> {
   const byTopic = new Map<string, DomainEvent[]>();
   for (const event of events) {
     const topic = prefixedTopic(prefix, topicOf(event.type));
@@ -121,7 +139,10 @@ export async function startWebhooksTestApp(
     kafkaBrokers: testKafkaBrokers().join(','),
     publish: (...events) => publishEvents(producer, prefix, events),
     async api(path, init = {}) {
-      const headers = await auth.headers({ company: init.company ?? '1000001', ...(init.scope === undefined ? {} : { scope: init.scope }) });
+      const headers = await auth.headers({
+        company: init.company ?? '1000001',
+        ...(init.scope === undefined ? {} : { scope: init.scope }),
+      });
       if (init.body !== undefined) headers['content-type'] = 'application/json';
       return http.request(path, {
         method: init.method ?? 'GET',

@@ -15,7 +15,7 @@ import type { DataSource } from 'typeorm';
 import type { PostgresDataSourceOptions } from '@erp/database';
 import { ReadinessChecks } from '@erp/observability';
 import { reportOutboxBacklog } from '../metrics/messaging-metrics';
-import { type OutboxBacklog, OutboxRelay, type OutboxRelayStatus } from '../outbox/outbox-relay';
+import { type OutboxBacklog, outboxBacklog, OutboxRelay, type OutboxRelayStatus } from '../outbox/outbox-relay';
 import { MESSAGING_OPTIONS, type MessagingModuleOptions } from './messaging-options';
 
 /**
@@ -32,7 +32,7 @@ export class OutboxRelayService implements OnModuleInit, OnApplicationBootstrap,
   constructor(
     @Inject(MESSAGING_OPTIONS) private readonly options: MessagingModuleOptions,
     kafka: Kafka,
-    @InjectDataSource() dataSource: DataSource,
+    @InjectDataSource() private readonly dataSource: DataSource,
     @Optional() private readonly readiness?: ReadinessChecks,
   ) {
     if (options.relay === false) return;
@@ -63,10 +63,12 @@ export class OutboxRelayService implements OnModuleInit, OnApplicationBootstrap,
     return this.relay?.status();
   }
 
-  /** Pending outbox rows (for metrics). */
+  /**
+   * Pending outbox rows (for metrics), read through the service's pool rather than the relay's own
+   * session, which is down exactly when the backlog matters (the relay reconnecting after an outage).
+   */
   backlog(): Promise<OutboxBacklog> {
-    if (!this.relay) throw new Error('the outbox relay is disabled in this service');
-    return this.relay.backlog();
+    return outboxBacklog(this.dataSource);
   }
 
   /**

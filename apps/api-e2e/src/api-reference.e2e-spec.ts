@@ -1,0 +1,136 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createConfig, lintFromString } from '@redocly/openapi-core';
+import { chromium, type Browser } from 'playwright-core';
+import { startSystem, type RunningSystem } from '@erp/dev';
+import { dropDatabase } from '@erp/database';
+import type { OpenApiDoc } from '@erp/openapi';
+import { TestAuth, testDatabaseName, testDatabaseServerUrl, testKafkaBrokers, testTopicPrefix } from '@erp/testing';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const SCREENSHOT_DIR = join(__dirname, '../../../test-output');
+const auth = new TestAuth();
+let system: RunningSystem;
+const databases: string[] = [];
+
+type Operation = { summary?: string; parameters?: { name: string; in: string; required?: boolean }[]; responses: Record<string, { content?: Record<string, unknown> }> };
+
+/** The API reference: each service's document, the gateway's merged one (linted), and the /docs page in a real browser. */
+describe('API reference (OpenAPI and /docs)', () => {
+  let merged: OpenApiDoc;
+
+  beforeAll(async () => {
+    system = await startSystem({
+      databaseServerUrl: testDatabaseServerUrl(),
+      dataDir: '.data/e2e-unused',
+      gatewayPort: 0,
+      servicePorts: 'free',
+      keys: auth.keys,
+      quiet: true,
+      databaseName: (name) => {
+        const unique = testDatabaseName(`e2e_${name}`);
+        databases.push(unique);
+        return unique;
+      },
+      kafkaBrokers: testKafkaBrokers(),
+      env: { LOG_LEVEL: 'warn', KAFKA_TOPIC_PREFIX: testTopicPrefix('e2e-docs') },
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    await system?.stop();
+    for (const name of databases) await dropDatabase(testDatabaseServerUrl(), name);
+  });
+
+  it('serves each service its own OpenAPI 3.1 document without a token', async () => {
+    const names = Object.keys(system.serviceUrls);
+    expect(names.length).toBeGreaterThanOrEqual(5);
+    for (const name of names) {
+      const response = await fetch(`${system.serviceUrls[name]}/openapi.json`);
+      expect({ name, status: response.status }).toEqual({ name, status: 200 });
+      const document = (await response.json()) as OpenApiDoc;
+      expect(document.openapi).toBe('3.1.0');
+      expect(Object.keys(document.paths ?? {}).length).toBeGreaterThan(0);
+    }
+  });
+
+  it('merges every service into one document at the gateway /openapi.json, without a token', async () => {
+    const response = await fetch(`${system.baseUrl}/openapi.json`);
+    expect(response.status).toBe(200);
+    merged = (await response.json()) as OpenApiDoc;
+    expect(merged.openapi).toBe('3.1.0');
+    expect(merged['x-unavailable-services']).toBeUndefined();
+    expect(Object.keys(merged.paths!)).toEqual(
+      expect.arrayContaining([
+        '/v1/customer',
+        '/v1/customer/{customerNumber}',
+        '/v1/supplierInvoice/{documentNumber}',
+        '/v1/{endpoint}/{objectId}/Attachment',
+        '/v1/attachment/{id}',
+        '/api/v3/SalesOrders/{type}/{orderId}',
+        '/api/webhooks/subscriptions',
+      ]),
+    );
+    expect(Object.keys(merged.paths!).filter((path) => /^\/(health|metrics|openapi)/.test(path))).toEqual([]);
+    // Shared components appear once (identical in every service), none renamed.
+    expect(Object.keys(merged.components!.schemas!).filter((name) => /_/.test(name))).toEqual([]);
+    expect(merged.components!.securitySchemes).toEqual({ bearer: expect.objectContaining({ type: 'http', scheme: 'bearer' }) });
+
+    const patch = (merged.paths!['/api/v3/SalesOrders/{type}/{orderId}'] as Record<string, Operation>).patch;
+    expect(patch.parameters).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'If-Match', in: 'header', required: true })]));
+    expect(Object.keys(patch.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '403', '404', '412', '428']));
+    expect(Object.keys(patch.responses['412'].content!)).toEqual(['application/problem+json']);
+    const download = (merged.paths!['/v1/attachment/{id}'] as Record<string, Operation>).get;
+    expect(Object.keys(download.responses['200'].content!).sort()).toEqual(['application/json', 'application/octet-stream', 'text/plain']);
+    const upload = (merged.paths!['/v1/{endpoint}/{objectId}/Attachment'] as Record<string, { requestBody: { content: Record<string, unknown> } }>).post;
+    expect(Object.keys(upload.requestBody.content)).toEqual(['multipart/form-data']);
+    const list = (merged.paths!['/v1/customer'] as Record<string, Operation>).get;
+    expect(list.parameters!.map((p) => p.name)).toEqual(expect.arrayContaining(['pageNumber', 'pageSize', 'ipp-company-id', 'ipp-application-type']));
+  });
+
+  it('passes the OpenAPI linter (Redocly, recommended rules) without errors', async () => {
+    const config = await createConfig({ extends: ['recommended'] });
+    const problems = await lintFromString({ source: JSON.stringify(merged), absoluteRef: 'openapi.json', config });
+    // Kept for inspection (and `npx @redocly/cli lint test-output/openapi.json` by hand).
+    mkdirSync(SCREENSHOT_DIR, { recursive: true });
+    writeFileSync(join(SCREENSHOT_DIR, 'openapi.json'), JSON.stringify(merged, null, 2));
+    const errors = problems.filter((problem) => problem.severity === 'error');
+    expect(errors.map((e) => `${e.ruleId}: ${e.message} at ${e.location[0]?.pointer}`)).toEqual([]);
+  });
+
+  it('renders the API reference at /docs: the sales order PATCH with its If-Match header', async () => {
+    let browser: Browser | undefined;
+    try {
+      browser = await chromium.launch({
+        executablePath: CHROMIUM,
+        args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+      });
+      const page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
+      const external: string[] = [];
+      page.on('request', (request) => {
+        if (!request.url().startsWith(system.baseUrl) && !/^(data|blob):/.test(request.url())) external.push(request.url());
+      });
+      const pageErrors: string[] = [];
+      page.on('pageerror', (error) => pageErrors.push(error.message));
+      const docs = await page.goto(`${system.baseUrl}/docs`);
+      expect(docs?.status()).toBe(200);
+      // Find the operation in Redoc's menu (open its group first) and go to its section.
+      await page.locator('li[role=menuitem][data-item-id="tag/Sales-orders"]').click({ timeout: 30_000 });
+      const menuItem = page.locator('li[role=menuitem][data-item-id="tag/Sales-orders/operation/SalesOrders_patch"]');
+      await expect(menuItem.textContent()).resolves.toMatch(/patch\s*Change a sales order/i);
+      await menuItem.click();
+      const operation = page.locator('[id="tag/Sales-orders/operation/SalesOrders_patch"]');
+      await operation.waitFor({ timeout: 10_000 });
+      await expect(operation.getByRole('heading', { name: 'Change a sales order' }).count()).resolves.toBe(1);
+      await operation.scrollIntoViewIfNeeded();
+      await expect(operation.getByText('If-Match', { exact: true }).first().isVisible()).resolves.toBe(true);
+      await expect(operation.getByText('/api/v3/SalesOrders/{type}/{orderId}').first().count()).resolves.toBeGreaterThan(0);
+      mkdirSync(SCREENSHOT_DIR, { recursive: true });
+      await page.screenshot({ path: join(SCREENSHOT_DIR, 'api-reference-sales-order-patch.png') });
+      expect(external).toEqual([]);
+      expect(pageErrors).toEqual([]);
+    } finally {
+      await browser?.close();
+    }
+  }, 60_000);
+});

@@ -1,0 +1,175 @@
+import { DECIMAL_INPUT, ref, type Schemas } from '@erp/openapi';
+import { CREATE_STATUSES, ORDER_STATUSES, ORDER_TYPE_CODES } from '@erp/sales-orders-queries';
+
+type Schema = Schemas[string];
+const text = (maxLength?: number): Schema => ({ type: ['string', 'null'], ...(maxLength ? { maxLength } : {}) });
+const dateTime: Schema = { type: 'string', format: 'date-time', description: 'UTC', examples: ['2026-01-31T00:00:00.000Z'] };
+const nullableDateTime: Schema = { ...dateTime, type: ['string', 'null'] };
+const decimal = (description?: string): Schema => ({ type: 'number', ...(description ? { description } : {}) });
+const orderType: Schema = { type: 'string', enum: [...ORDER_TYPE_CODES], description: 'SO sales order, QT quote, IN invoice, CM credit memo' };
+const envelope = (item: string, description: string): Schema => ({
+  type: 'object',
+  description,
+  required: ['value', 'totalCount', 'nextPage'],
+  properties: {
+    value: { type: 'array', items: ref(item) },
+    totalCount: { type: 'integer' },
+    nextPage: { type: ['string', 'null'], description: 'Path and query of the next page; null on the last' },
+  },
+});
+
+/** Line fields a client may send (insert and update). */
+const LINE_INPUT = {
+  inventoryId: { type: 'string' },
+  quantity: { ...DECIMAL_INPUT, description: 'Greater than 0' },
+  unitPrice: DECIMAL_INPUT,
+  discountPercent: DECIMAL_INPUT,
+  description: text(256),
+  unitOfMeasure: text(6),
+  warehouseId: text(30),
+  requestDate: { type: ['string', 'null'], format: 'date-time' },
+  note: text(2048),
+  sortOrder: { type: 'integer' },
+};
+
+/** Header fields a client may send (create and PATCH). */
+const HEADER_INPUT = {
+  date: { type: ['string', 'null'], format: 'date-time' },
+  requestOn: { type: ['string', 'null'], format: 'date-time' },
+  cancelBy: { type: ['string', 'null'], format: 'date-time' },
+  description: text(255),
+  note: text(2048),
+  currencyId: { type: ['string', 'null'], pattern: '^[A-Z]{3}$' },
+  billing: ref('SalesOrderAddressAndContact'),
+  shipping: ref('SalesOrderAddressAndContact'),
+  paymentSettings: ref('SalesOrderPaymentSettings'),
+};
+
+/** Shapes as `@erp/sales-orders-queries` builds them in SQL (summary row, full order, line). */
+export const SALES_ORDER_SCHEMAS: Schemas = {
+  SalesOrderSummary: {
+    type: 'object',
+    description: 'A list item without `expand`.',
+    properties: {
+      type: orderType,
+      orderId: { type: 'string' },
+      status: { type: 'string', enum: [...ORDER_STATUSES] },
+      date: dateTime,
+      lastModified: dateTime,
+      customerId: { type: 'string' },
+      customerName: { type: 'string' },
+      customerOrder: text(),
+      customerRefNo: text(),
+      currency: text(),
+      orderTotal: decimal(),
+      orderQty: decimal(),
+      requestOn: nullableDateTime,
+      description: text(),
+    },
+  },
+  SalesOrderAddress: {
+    type: 'object',
+    properties: { line1: text(50), line2: text(50), line3: text(50), postalCode: text(20), city: text(50), countryId: text(2), stateId: text(50) },
+  },
+  SalesOrderContact: {
+    type: 'object',
+    properties: { name: text(255), attention: text(255), email: { type: ['string', 'null'], format: 'email' }, phone1: text(50) },
+  },
+  SalesOrderAddressAndContact: { type: ['object', 'null'], properties: { address: ref('SalesOrderAddress'), contact: ref('SalesOrderContact') } },
+  SalesOrderCodeDescription: { type: ['object', 'null'], required: ['id'], properties: { id: { type: 'string', maxLength: 30 }, description: text(100) } },
+  SalesOrderPaymentSettings: { type: ['object', 'null'], properties: { terms: ref('SalesOrderCodeDescription'), method: ref('SalesOrderCodeDescription') } },
+  SalesOrderLine: {
+    type: 'object',
+    properties: {
+      lineId: { type: 'integer' },
+      sortOrder: { type: 'integer' },
+      inventory: { type: 'object', properties: { id: { type: 'string' }, description: text() } },
+      description: text(),
+      quantity: decimal(),
+      unitPrice: decimal(),
+      discountPercent: decimal(),
+      extendedPrice: decimal('quantity x unitPrice x (1 - discountPercent/100), rounded to cents by the server'),
+      unitOfMeasure: text(),
+      warehouseId: text(),
+      requestDate: nullableDateTime,
+      note: text(),
+    },
+  },
+  SalesOrder: {
+    type: 'object',
+    description: 'A full order. The parts `note`, `customer`, `billing`, `shipping`, `paymentSettings`, `lines` and `attachments` are present only when expanded (POST and PATCH answer every part).',
+    required: ['type', 'orderId', 'status', 'totals', 'lastModified', 'version'],
+    properties: {
+      type: orderType,
+      orderId: { type: 'string', examples: ['000123'] },
+      date: dateTime,
+      requestOn: nullableDateTime,
+      cancelBy: nullableDateTime,
+      description: text(),
+      note: text(),
+      currencyId: text(),
+      status: {
+        type: 'object',
+        properties: { description: { type: 'string', enum: [...ORDER_STATUSES] }, hold: { type: 'boolean' }, cancelled: { type: 'boolean' } },
+      },
+      customer: { type: 'object', properties: { id: { type: 'string' }, name: { type: 'string' }, order: text(), refNo: text() } },
+      billing: ref('SalesOrderAddressAndContact'),
+      shipping: ref('SalesOrderAddressAndContact'),
+      paymentSettings: ref('SalesOrderPaymentSettings'),
+      totals: { type: 'object', properties: { lineTotal: decimal(), discountTotal: decimal(), orderTotal: decimal() } },
+      orderQty: decimal(),
+      lines: { type: 'array', items: ref('SalesOrderLine') },
+      attachments: { type: 'array', items: ref('AttachmentRef') },
+      lastModified: dateTime,
+      version: { type: 'string', description: 'The current ETag value' },
+    },
+  },
+  SalesOrderList: {
+    type: 'object',
+    description: 'Summary rows without `expand`; full orders with the requested parts with it.',
+    required: ['value', 'totalCount', 'nextPage'],
+    properties: {
+      value: { type: 'array', items: { oneOf: [ref('SalesOrderSummary'), ref('SalesOrder')] } },
+      totalCount: { type: 'integer' },
+      nextPage: { type: ['string', 'null'], description: 'Path and query of the next page; null on the last' },
+    },
+  },
+  SalesOrderLineList: envelope('SalesOrderLine', 'A page of lines of one order'),
+  SalesOrderCreate: {
+    type: 'object',
+    required: ['type', 'customer'],
+    properties: {
+      type: orderType,
+      customer: {
+        type: 'object',
+        required: ['id'],
+        properties: { id: { type: 'string' }, order: text(40), refNo: text(40) },
+      },
+      status: { type: ['string', 'null'], enum: [...CREATE_STATUSES, null] },
+      ...HEADER_INPUT,
+      date: { type: ['string', 'null'], format: 'date-time', description: 'Today (UTC) when omitted' },
+      orderLines: { type: 'array', maxItems: 10000, items: ref('SalesOrderLineCreate') },
+    },
+  },
+  SalesOrderLineCreate: { type: 'object', required: ['inventoryId', 'quantity', 'unitPrice'], properties: LINE_INPUT },
+  SalesOrderPatch: {
+    type: 'object',
+    description: 'Any header fields plus line changes; all or nothing (400 lists every problem, nothing applied).',
+    properties: {
+      customer: { type: 'object', properties: { id: { type: 'string' }, order: text(40), refNo: text(40) } },
+      status: { type: 'string', enum: [...ORDER_STATUSES] },
+      ...HEADER_INPUT,
+      lines: { type: 'array', maxItems: 10000, items: ref('SalesOrderLineChange') },
+    },
+  },
+  SalesOrderLineChange: {
+    type: 'object',
+    description: '`insert`: no lineId, inventoryId/quantity/unitPrice required; `update`: lineId and the fields to change; `delete`: lineId only.',
+    required: ['operation'],
+    properties: {
+      operation: { type: 'string', enum: ['insert', 'update', 'delete'] },
+      lineId: { type: 'integer', minimum: 1 },
+      ...LINE_INPUT,
+    },
+  },
+};

@@ -1,0 +1,38 @@
+import type { INestApplication } from '@nestjs/common';
+import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { BEARER_SCHEME, SHARED_SCHEMAS, type Schemas } from './schemas';
+
+export interface OpenApiDocumentOptions {
+  title: string;
+  version: string;
+  description?: string;
+  /** Named component schemas the service's decorators refer to (`ref('Customer')`). */
+  schemas?: Schemas;
+}
+
+/** Paths that are operations, not API: health, metrics and the document itself. */
+const OPERATIONAL_PATH = /^\/(health|metrics|openapi\.json)(\/|$)/;
+
+/**
+ * The OpenAPI 3.1 document of a Nest application, from its controllers' decorators, with the
+ * shared bearer scheme and error schemas. Operational routes (health, metrics) are left out.
+ */
+export function buildOpenApiDocument(app: INestApplication, options: OpenApiDocumentOptions): OpenAPIObject {
+  const config = new DocumentBuilder()
+    .setOpenAPIVersion('3.1.0')
+    .setTitle(options.title)
+    .setVersion(options.version)
+    .setDescription(options.description ?? '')
+    .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Signed JWT with `companies` and `scope` claims' }, BEARER_SCHEME)
+    .build();
+  config.components = { ...config.components, schemas: { ...SHARED_SCHEMAS, ...options.schemas } };
+  const document = SwaggerModule.createDocument(app, config, {
+    operationIdFactory: (controllerKey, methodKey) => `${controllerKey.replace(/Controller$/, '')}_${methodKey}`,
+    autoTagControllers: false,
+  });
+  for (const path of Object.keys(document.paths)) {
+    if (OPERATIONAL_PATH.test(path)) delete document.paths[path];
+  }
+  if (!options.description) delete (document.info as { description?: string }).description;
+  return document;
+}

@@ -1,0 +1,5 @@
+export * from './schemas';
+export * from './decorators';
+export * from './build-document';
+export * from './openapi.module';
+export * from './merge';

@@ -1,0 +1,55 @@
+import { Controller, type DynamicModule, Get, Header, Inject, type INestApplication, Module } from '@nestjs/common';
+import { ApplicationConfig, HttpAdapterHost, ModulesContainer } from '@nestjs/core';
+import { ApiExcludeController, type OpenAPIObject } from '@nestjs/swagger';
+import { Public } from '@erp/auth';
+import { buildOpenApiDocument, type OpenApiDocumentOptions } from './build-document';
+
+const OPENAPI_OPTIONS = Symbol('OPENAPI_OPTIONS');
+
+/**
+ * `GET /openapi.json` (no token): the service's OpenAPI 3.1 document, built once on first request
+ * from the running application's controllers.
+ */
+@Controller()
+@Public()
+@ApiExcludeController()
+export class OpenApiController {
+  private document?: string;
+
+  constructor(
+    @Inject(OPENAPI_OPTIONS) private readonly options: OpenApiDocumentOptions,
+    private readonly modules: ModulesContainer,
+    private readonly adapterHost: HttpAdapterHost,
+  ) {}
+
+  @Get('openapi.json')
+  @Header('content-type', 'application/json; charset=utf-8')
+  @Header('cache-control', 'no-cache')
+  get(): string {
+    this.document ??= JSON.stringify(this.build());
+    return this.document;
+  }
+
+  /** The scanner needs only these parts of the application, which Nest lets a provider inject. */
+  private build(): OpenAPIObject {
+    const app = {
+      container: { getModules: () => this.modules, isGlobalModule: () => false },
+      // The services set no global prefix and no versioning: a default config describes them.
+      config: new ApplicationConfig(),
+      getHttpAdapter: () => this.adapterHost.httpAdapter,
+    } as unknown as INestApplication;
+    return buildOpenApiDocument(app, this.options);
+  }
+}
+
+/** One import per service: `OpenApiModule.forRoot({ title, version, schemas })`. */
+@Module({})
+export class OpenApiModule {
+  static forRoot(options: OpenApiDocumentOptions): DynamicModule {
+    return {
+      module: OpenApiModule,
+      controllers: [OpenApiController],
+      providers: [{ provide: OPENAPI_OPTIONS, useValue: options }],
+    };
+  }
+}
