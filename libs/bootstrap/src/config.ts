@@ -89,6 +89,27 @@ export class ServiceConfig {
   BODY_LIMIT_BYTES = 1024 * 1024;
 
   /**
+   * Slow-client limits (slow-loris): the whole header block must arrive within HEADERS_TIMEOUT_MS,
+   * the whole request (headers and body) within REQUEST_TIMEOUT_MS (0 = no limit; keep it above the
+   * time a large upload legitimately takes), and a socket with no traffic at all for
+   * IDLE_SOCKET_TIMEOUT_MS is closed. A cut-off client gets 408 or a closed connection.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1000)
+  HEADERS_TIMEOUT_MS = 20_000;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  REQUEST_TIMEOUT_MS = 300_000;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  IDLE_SOCKET_TIMEOUT_MS = 120_000;
+
+  /**
    * On SIGTERM the service stops accepting, lets in-flight requests finish and runs its shutdown
    * hooks; past this many ms it exits 1. Keep it below Kubernetes' grace period minus the preStop sleep.
    */

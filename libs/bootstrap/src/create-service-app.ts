@@ -1,9 +1,9 @@
 import { type DynamicModule, type INestApplication, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { LogController } from 'fastify';
+import { type FastifyError, type FastifyReply, type FastifyRequest, LogController } from 'fastify';
 import type { Logger } from 'pino';
-import { ApiExceptionFilter, createValidationPipe, type ErrorFamily } from '@erp/errors';
+import { ApiError, ApiExceptionFilter, createValidationPipe, type ErrorFamily, errorFamilyForPath, renderError } from '@erp/errors';
 import { instrumentHttpMetrics, PinoNestLogger, requestIdFor } from '@erp/observability';
 
 export interface ServiceAppOptions {
@@ -13,6 +13,33 @@ export interface ServiceAppOptions {
   bodyLimitBytes?: number;
   /** Fastify's per-request log lines (default true); LOG_REQUESTS=off turns them off. */
   requestLogging?: boolean;
+  /** Slow-client limits; defaults in `DEFAULT_SLOW_CLIENT_LIMITS`. */
+  timeouts?: Partial<SlowClientLimits>;
+}
+
+/** How long a client may take before the server cuts it off (slow-loris protection). */
+export interface SlowClientLimits {
+  /** The complete header block must arrive within this many ms (Node `headersTimeout`). */
+  headersTimeoutMs: number;
+  /** The complete request, body included, within this many ms (0 = no limit; Node `requestTimeout`). */
+  requestTimeoutMs: number;
+  /** A socket with no traffic for this many ms is closed (Fastify `connectionTimeout`; 0 = never). */
+  idleSocketTimeoutMs: number;
+}
+
+export const DEFAULT_SLOW_CLIENT_LIMITS: SlowClientLimits = {
+  headersTimeoutMs: 20_000,
+  requestTimeoutMs: 300_000,
+  idleSocketTimeoutMs: 120_000,
+};
+
+/**
+ * Node checks headersTimeout/requestTimeout only every `connectionsCheckingInterval` (30 s by
+ * default), so a short limit would be enforced late; check at a fraction of the shortest limit.
+ */
+function checkingIntervalFor(limits: SlowClientLimits): number {
+  const shortest = Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs || Infinity);
+  return Math.max(250, Math.min(5_000, Math.floor(shortest / 4)));
 }
 
 /**
@@ -25,8 +52,17 @@ export async function createServiceApp(
   module: Type<unknown> | DynamicModule,
   options: ServiceAppOptions,
 ): Promise<NestFastifyApplication> {
+  const limits = { ...DEFAULT_SLOW_CLIENT_LIMITS, ...options.timeouts };
   const adapter = new FastifyAdapter({
     loggerInstance: options.logger,
+    // Slow-loris: a client trickling headers or a body cannot hold a connection for long.
+    http: {
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      connectionsCheckingInterval: checkingIntervalFor(limits),
+    },
+    requestTimeout: limits.requestTimeoutMs,
+    connectionTimeout: limits.idleSocketTimeoutMs,
     genReqId: requestIdFor,
     bodyLimit: options.bodyLimitBytes ?? 1024 * 1024,
     logController: new LogController({
@@ -35,6 +71,19 @@ export async function createServiceApp(
     }),
     // Keep-alive connections that are idle are closed at shutdown; busy ones finish first.
     forceCloseConnections: 'idle',
+    // Errors the router raises before any hook runs (a path with malformed percent-encoding, a
+    // path segment over maxParamLength) are answered in the family's shape with x-request-id,
+    // not Fastify's bare JSON: a too-long id names no resource (404), a malformed URL is a 400.
+    frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+      const path = (request.url ?? '/').split('?')[0];
+      const family = options.errorFamily === 'by-path' ? errorFamilyForPath(path) : options.errorFamily;
+      const apiError =
+        error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+          ? new ApiError('RouteNotFound', 'No resource exists at this path')
+          : new ApiError('ValidationFailed', 'The request URL is not valid (malformed percent-encoding)');
+      const rendered = renderError(apiError, family, path);
+      void reply.status(rendered.status).headers(rendered.headers).header('x-request-id', String(request.id)).send(rendered.body);
+    },
     return503OnClosing: true,
   });
   const fastify = adapter.getInstance();
@@ -55,6 +104,57 @@ export async function createServiceApp(
   // JSON only: Fastify's own JSON parser (with prototype-poisoning protection) stays; the plain
   // text parser goes, so a text body is a 415 rather than a string reaching a DTO.
   fastify.removeContentTypeParser('text/plain');
+  // Our own JSON body reader (Fastify's JSON parse, with its prototype-poisoning protection, stays):
+  // - a body over the limit is read to its end and dropped before the 413 is sent (up to
+  //   MAX_DRAIN_BYTES past the limit), so the connection stays usable and a proxy streaming the
+  //   body (the gateway) gets the 413 instead of a broken pipe (which it turned into a 503);
+  // - JSON nested deeper than MAX_JSON_DEPTH is a 400 before it is parsed: deeper values blew
+  //   the stack of the recursive code after the parser (v1 unwrapping, class-transformer) -> 500.
+  const defaultJsonParser = fastify.getDefaultJsonParser('error', 'error');
+  const instanceBodyLimit = options.bodyLimitBytes ?? 1024 * 1024;
+  fastify.removeContentTypeParser('application/json');
+  fastify.addContentTypeParser('application/json', (request, payload, done) => {
+    const limit = request.routeOptions.bodyLimit ?? instanceBodyLimit;
+    const declared = Number(request.headers['content-length']);
+    let tooLarge = Number.isFinite(declared) && declared > limit;
+    let received = 0;
+    let finished = false;
+    const chunks: Buffer[] = [];
+    const finish = (err: Error | null, value?: unknown) => {
+      if (finished) return;
+      finished = true;
+      payload.removeAllListeners('data');
+      done(err, value);
+    };
+    payload.on('data', (chunk: Buffer) => {
+      received += chunk.length;
+      if (received > limit) tooLarge = true;
+      if (tooLarge) {
+        chunks.length = 0;
+        if (received > limit + MAX_DRAIN_BYTES) {
+          // Not worth reading further: answer now; the connection closes after the answer.
+          finish(new ApiError('PayloadTooLarge', 'The request body is larger than this endpoint accepts'));
+        }
+        return;
+      }
+      chunks.push(chunk);
+    });
+    payload.on('end', () => {
+      if (tooLarge) return finish(new ApiError('PayloadTooLarge', 'The request body is larger than this endpoint accepts'));
+      const text = Buffer.concat(chunks).toString('utf8');
+      if (exceedsJsonDepth(text, MAX_JSON_DEPTH)) {
+        return finish(new ApiError('MalformedBody', `The JSON body is nested deeper than ${MAX_JSON_DEPTH} levels`));
+      }
+      defaultJsonParser(request, text, (err, value) => {
+        // PostgreSQL cannot store U+0000 in text: a NUL reaching SQL was a 500 (found by the suite).
+        if (!err && containsNul(value)) {
+          return finish(new ApiError('MalformedBody', 'Text values must not contain the NUL character (\\u0000)'));
+        }
+        finish(err, value);
+      });
+    });
+    payload.on('error', (err) => finish(err));
+  });
   const app = await NestFactory.create<NestFastifyApplication>(module, adapter, {
     logger: new PinoNestLogger(options.logger),
     bufferLogs: false,
@@ -64,6 +164,48 @@ export async function createServiceApp(
   app.useGlobalFilters(new ApiExceptionFilter(options.errorFamily));
   app.useGlobalPipes(createValidationPipe());
   return app;
+}
+
+/** How much of an oversized body is read and dropped before the connection is given up. */
+const MAX_DRAIN_BYTES = 16 * 1024 * 1024;
+
+/** Deepest JSON nesting a request body may have (objects and arrays). */
+export const MAX_JSON_DEPTH = 64;
+
+/** True when the JSON text nests objects/arrays deeper than `max` (brackets inside strings ignored). */
+export function exceedsJsonDepth(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) {
+      if (++depth > max) return true;
+    } else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return false;
+}
+
+/** True when a parsed JSON value has U+0000 in any string (keys included). Depth is bounded by the reader. */
+export function containsNul(value: unknown): boolean {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const item = stack.pop();
+    if (typeof item === 'string') {
+      if (item.includes('\u0000')) return true;
+    } else if (Array.isArray(item)) {
+      for (const child of item) stack.push(child);
+    } else if (item && typeof item === 'object') {
+      for (const [key, child] of Object.entries(item)) {
+        if (key.includes('\u0000')) return true;
+        stack.push(child);
+      }
+    }
+  }
+  return false;
 }
 
 /** Listens and returns the base URL (port 0 picks a free port, as the tests do). */

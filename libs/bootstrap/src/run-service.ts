@@ -39,6 +39,11 @@ export async function runService<C extends ServiceConfig>(options: RunServiceOpt
       errorFamily: options.errorFamily,
       bodyLimitBytes: config.BODY_LIMIT_BYTES,
       requestLogging: config.LOG_REQUESTS !== 'off',
+      timeouts: {
+        headersTimeoutMs: config.HEADERS_TIMEOUT_MS,
+        requestTimeoutMs: config.REQUEST_TIMEOUT_MS,
+        idleSocketTimeoutMs: config.IDLE_SOCKET_TIMEOUT_MS,
+      },
     });
     const url = await listen(app, config.PORT, config.HOST);
     // One shutdown, whatever arrives next (Ctrl-C sends SIGINT and `npm start` then SIGTERM);

@@ -105,6 +105,21 @@ describe('renderProblem', () => {
     });
   });
 
+  it('groups field names that are Object.prototype keys (query keys __proto__, constructor) as plain keys', () => {
+    const { body } = renderProblem(
+      new ValidationFailedError([
+        { field: 'constructor', message: 'is not a parameter of this endpoint', code: DETAIL_CODES.unknownProperty },
+        { field: '__proto__', message: 'is not a parameter of this endpoint', code: DETAIL_CODES.unknownProperty },
+      ]),
+      '/api/v3/SalesOrders',
+    );
+    const json = JSON.parse(JSON.stringify(body)) as { errors: Record<string, string[]> };
+    expect(Object.entries(json.errors)).toEqual([
+      ['constructor', ['is not a parameter of this endpoint']],
+      ['__proto__', ['is not a parameter of this endpoint']],
+    ]);
+  });
+
   it('adds details with code, message and parameters.property for each field problem', () => {
     const { body } = renderProblem(
       new ValidationFailedError([

@@ -49,7 +49,8 @@ export function renderProblem(err: ApiError, instance: string): RenderedError {
     instance,
   };
   if (err.fieldProblems.length > 0) {
-    const errors: Record<string, string[]> = {};
+    // No prototype: a field named `__proto__` or `constructor` (from a query key) is a plain key here.
+    const errors: Record<string, string[]> = Object.create(null) as Record<string, string[]>;
     for (const p of err.fieldProblems) (errors[p.field] ??= []).push(p.message);
     body.errors = errors;
     body.details = err.fieldProblems.map((p) => ({

@@ -1,0 +1,198 @@
+import { Client } from 'pg';
+import { startSystem, type RunningSystem } from '@erp/dev';
+import { dropDatabase } from '@erp/database';
+import { TestAuth, testDatabaseName, testDatabaseServerUrl, testKafkaBrokers, testTopicPrefix } from '@erp/testing';
+
+export const A = '1000001';
+export const B = '2000002';
+
+/** Full counts with RELIABILITY_FULL=1; CI counts otherwise. */
+export const FULL = process.env['RELIABILITY_FULL'] === '1';
+
+/** Per-request limit: a request that takes longer than this counts as a hang. */
+export const REQUEST_TIMEOUT_MS = 15_000;
+
+export interface Harness {
+  system: RunningSystem;
+  auth: TestAuth;
+  /** fetch against the gateway with a per-request timeout; records every status. */
+  call(path: string, init?: RequestInit): Promise<Response>;
+  statuses: Array<{ method: string; path: string; status: number }>;
+  stop(): Promise<void>;
+}
+
+/** The whole system (every service, the gateway) as real processes on fresh test databases. */
+export async function startHarness(label: string, env: Record<string, string> = {}): Promise<Harness> {
+  const auth = new TestAuth();
+  const databases: string[] = [];
+  const system = await startSystem({
+    databaseServerUrl: testDatabaseServerUrl(),
+    dataDir: '.data/e2e-unused',
+    gatewayPort: 0,
+    servicePorts: 'free',
+    keys: auth.keys,
+    quiet: true,
+    databaseName: (name) => {
+      const unique = testDatabaseName(`rel_${label}_${name}`);
+      databases.push(unique);
+      return unique;
+    },
+    kafkaBrokers: testKafkaBrokers(),
+    env: {
+      LOG_LEVEL: 'error',
+      LOG_REQUESTS: 'off',
+      KAFKA_TOPIC_PREFIX: testTopicPrefix(`rel-${label}`),
+      WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true',
+      ...env,
+    },
+  });
+  const statuses: Harness['statuses'] = [];
+  const call = async (path: string, init: RequestInit = {}): Promise<Response> => {
+    const response = await fetch(`${system.baseUrl}${path}`, { ...init, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+    statuses.push({ method: init.method ?? 'GET', path, status: response.status });
+    return response;
+  };
+  const stop = async () => {
+    await system.stop();
+    for (const name of databases) await dropDatabase(testDatabaseServerUrl(), name);
+  };
+  return { system, auth, call, statuses, stop };
+}
+
+export async function jsonHeaders(h: Harness, company: string, scope?: string): Promise<Record<string, string>> {
+  return { ...(await h.auth.headers({ company, ...(scope ? { scope } : {}) })), 'content-type': 'application/json' };
+}
+
+/** One record of every kind for a company, created through the gateway. */
+export interface CompanyFixture {
+  company: string;
+  customerNumber: string;
+  customerName: string;
+  invoiceNumber: string;
+  orderType: string;
+  orderId: string;
+  lineId: number;
+  attachmentId: string;
+  subscriptionId: string;
+}
+
+async function retry<T>(what: string, attempt: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await attempt();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+async function expectStatus(response: Response, status: number, what: string): Promise<Record<string, unknown>> {
+  const text = await response.text();
+  if (response.status !== status) throw new Error(`${what}: ${response.status} ${text}`);
+  return text ? (JSON.parse(text) as Record<string, unknown>) : {};
+}
+
+export async function createFixture(h: Harness, company: string, tag: string): Promise<CompanyFixture> {
+  const headers = await jsonHeaders(h, company);
+  const customerName = `Secret ${tag} Customer`;
+  const customer = await expectStatus(
+    await h.call('/v1/customer', { method: 'POST', headers, body: JSON.stringify({ name: customerName, currencyId: 'NOK' }) }),
+    201,
+    'create customer',
+  );
+  const customerNumber = String(customer['number']);
+  const invoice = await expectStatus(
+    await h.call('/v1/supplierInvoice', {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({
+        supplier: { number: `SUP-${tag}`, name: `Secret ${tag} Supplier` },
+        description: `Secret ${tag} invoice`,
+        invoiceLines: [{ description: `Secret ${tag} line`, quantity: 1, unitPrice: 10 }],
+      }),
+    }),
+    201,
+    'create invoice',
+  );
+  const invoiceNumber = String(invoice['referenceNumber']);
+  const order = await retry('create order', async () => {
+    const response = await h.call('/api/v3/SalesOrders', {
+      method: 'POST',
+      headers: { ...headers },
+      body: JSON.stringify({
+        type: 'SO',
+        customer: { id: customerNumber, order: `PO-${tag}` },
+        description: `Secret ${tag} order`,
+        orderLines: [{ inventoryId: `ITEM-${tag}`, quantity: 1, unitPrice: '1.00' }],
+      }),
+    });
+    if (response.status === 400) {
+      await response.text();
+      return undefined;
+    }
+    return expectStatus(response, 201, 'create order');
+  });
+  const attachment = await retry('upload attachment', async () => {
+    const form = new FormData();
+    form.append('file', new Blob([`Secret ${tag} file`]), `secret-${tag}.txt`);
+    const { 'content-type': _omit, ...plain } = headers;
+    const response = await h.call(`/v1/customer/${customerNumber}/Attachment`, { method: 'POST', headers: plain, body: form });
+    if (response.status === 404) {
+      await response.text();
+      return undefined;
+    }
+    return expectStatus(response, 201, 'upload attachment');
+  });
+  const subscription = await expectStatus(
+    await h.call('/api/webhooks/subscriptions', {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({
+        publisher: 'vendor.net.erp.salesorderservice-publisher',
+        eventTypes: ['SALESORDER_CREATED'],
+        url: `http://127.0.0.1:9/secret-${tag}`,
+        description: `Secret ${tag} subscription`,
+      }),
+    }),
+    201,
+    'create subscription',
+  );
+  const lines = order['lines'] as Array<{ lineId: number }>;
+  return {
+    company,
+    customerNumber,
+    customerName,
+    invoiceNumber,
+    orderType: String(order['type']),
+    orderId: String(order['orderId']),
+    lineId: lines[0].lineId,
+    attachmentId: String(attachment['id']),
+    subscriptionId: String(subscription['id']),
+  };
+}
+
+/** Row counts and a digest of every business table: anything a rejected request changed shows. */
+export async function snapshot(h: Harness): Promise<Record<string, string>> {
+  const result: Record<string, string> = {};
+  for (const [service, url] of Object.entries(h.system.databaseUrls)) {
+    const sql = new Client({ connectionString: url });
+    await sql.connect();
+    try {
+      const { rows: tables } = await sql.query<{ name: string }>(
+        `SELECT table_name AS name FROM information_schema.tables
+          WHERE table_schema = 'public' AND table_type = 'BASE TABLE'
+            AND table_name !~ '(outbox|event|deliver|message|inbox|migration|processed|known|attempt|consumer|offset|lease|job)'
+          ORDER BY 1`,
+      );
+      for (const { name } of tables) {
+        const { rows } = await sql.query<{ n: string; digest: string | null }>(
+          `SELECT count(*)::text AS n, md5(coalesce(string_agg(t::text, '|' ORDER BY t::text), '')) AS digest FROM "${name}" t`,
+        );
+        result[`${service}.${name}`] = `${rows[0].n}:${rows[0].digest}`;
+      }
+    } finally {
+      await sql.end();
+    }
+  }
+  return result;
+}
