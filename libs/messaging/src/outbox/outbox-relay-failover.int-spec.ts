@@ -137,7 +137,11 @@ describe('outbox relay when Kafka is down and when several replicas run', () => 
       `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name LIKE '%outbox-relay%'`,
     );
     expect(sessions[0].n).toBe(0);
-    const locks = await db.dataSource.query(`SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory'`);
+    // Only this database's locks: other test files' relays hold theirs on the same server.
+    const locks = await db.dataSource.query(
+      `SELECT count(*)::int AS n FROM pg_locks
+       WHERE locktype = 'advisory' AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+    );
     expect(locks[0].n).toBe(0);
   });
 });
