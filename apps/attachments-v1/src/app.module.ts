@@ -30,6 +30,8 @@ export class AttachmentsAppModule {
           migrations: ATTACHMENTS_MIGRATIONS,
           applicationName: 'attachments-v1',
           poolSize: config.DATABASE_POOL_SIZE,
+          // Row-level security per company for request traffic (RELIABILITY.md "Defence in depth").
+          tenantIsolation: true,
         }),
         // Publishes ATTACHMENT_CREATED through the outbox; consumes the owners' created events.
         MessagingModule.forRoot(messagingOptionsFrom(config, { clientId: 'attachments-v1' })),

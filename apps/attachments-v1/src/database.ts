@@ -1,6 +1,7 @@
 import { MESSAGING_ENTITIES, MESSAGING_MIGRATIONS } from '@erp/messaging';
 import { AttachmentEntity, AttachmentRevisionEntity, PendingUploadEntity } from './attachments/attachment.entity';
 import { CreateAttachments1763900000100 } from './migrations/1763900000100-create-attachments';
+import { EnableRowLevelSecurity1764500000000 } from './migrations/1764500000000-enable-row-level-security';
 import { AttachmentOwnerEntity } from './owners/attachment-owner.entity';
 
 /** Everything this service keeps in its database; the migrations are the schema's source of truth. */
@@ -13,6 +14,7 @@ export const ATTACHMENTS_ENTITIES = [
 ];
 export const ATTACHMENTS_MIGRATIONS = [
   CreateAttachments1763900000100,
+  EnableRowLevelSecurity1764500000000,
   // The outbox of this service's events and the processed-events record of its consumer (libs/messaging).
   ...MESSAGING_MIGRATIONS,
 ];

@@ -25,6 +25,8 @@ export class SupplierInvoicesAppModule {
           migrations: SUPPLIER_INVOICES_MIGRATIONS,
           applicationName: 'supplier-invoices-v1',
           poolSize: config.DATABASE_POOL_SIZE,
+          // Row-level security per company for request traffic (RELIABILITY.md "Defence in depth").
+          tenantIsolation: true,
         }),
         // Publishes SUPPLIERINVOICE_CREATED / _UPDATED through the outbox; consumes ATTACHMENT_CREATED.
         MessagingModule.forRoot(messagingOptionsFrom(config, { clientId: 'supplier-invoices-v1' })),

@@ -6,6 +6,7 @@ import {
   SupplierInvoiceNumberCounterEntity,
 } from './supplier-invoices/supplier-invoice.entity';
 import { CreateSupplierInvoices1763900000000 } from './migrations/1763900000000-create-supplier-invoices';
+import { EnableRowLevelSecurity1764500000000 } from './migrations/1764500000000-enable-row-level-security';
 
 /** Everything this service keeps in its database; the migrations are the schema's source of truth. */
 export const SUPPLIER_INVOICES_ENTITIES = [
@@ -17,6 +18,7 @@ export const SUPPLIER_INVOICES_ENTITIES = [
 ];
 export const SUPPLIER_INVOICES_MIGRATIONS = [
   CreateSupplierInvoices1763900000000,
+  EnableRowLevelSecurity1764500000000,
   // The outbox of this service's events and the processed-events record of its consumer (libs/messaging).
   ...MESSAGING_MIGRATIONS,
 ];

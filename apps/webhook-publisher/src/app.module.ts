@@ -57,6 +57,8 @@ export class WebhookPublisherAppModule {
           migrations: WEBHOOKS_MIGRATIONS,
           applicationName: 'webhook-publisher',
           poolSize: config.DATABASE_POOL_SIZE,
+          // Row-level security per company for request traffic (RELIABILITY.md "Defence in depth").
+          tenantIsolation: true,
         }),
         AuthModule.forRoot(authSettingsFrom(config), { requireApplicationType: false }),
         HealthModule.forRoot(),

@@ -21,6 +21,20 @@ export {
 export { stopOrphanedEmbeddedPostgres } from './embedded-postgres/stale-postmaster';
 export { checkMigrationDrift } from './migrations/migration-drift';
 export { migrateDatabase, runMigrations } from './migrations/run-migrations';
-export { DatabaseModule, type DatabaseModuleOptions } from './nest/database.module';
+export { DatabaseModule, type DatabaseModuleOptions, isTransientConnectionError } from './nest/database.module';
 export { freePort } from './embedded-postgres/free-port';
 export { queryRows } from './sql/query-rows';
+export { currentTenantScope, runAsCompany, runAsService, type TenantScope } from './tenancy/tenant-scope';
+export { COMPANY_SETTING, tenantRoleName } from './tenancy/tenant-role';
+export { installTenantBinding } from './tenancy/tenant-binding';
+export {
+  disableTenantIsolation,
+  enableTenantIsolation,
+  protectTenantTables,
+  TENANT_POLICY_NAME,
+  type TenantTable,
+  tenantRoleOf,
+  unprotectedTenantTables,
+} from './tenancy/tenant-isolation.migration';
+export { TenantScopeInterceptor } from './nest/tenant-scope.interceptor';
+export { probeTenantWall, type TenantWallReport } from './tenancy/tenant-wall-probe';

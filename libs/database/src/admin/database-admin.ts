@@ -1,5 +1,6 @@
 import { Client } from 'pg';
 
+import { tenantRoleName } from '../tenancy/tenant-role';
 import { assertDatabaseName, databaseNameOf, databaseUrlFor, redactUrl } from './database-url';
 
 const ADMIN_APPLICATION_NAME = 'erp-database-admin';
@@ -36,7 +37,11 @@ export async function ensureDatabase(serverUrl: string, database: string): Promi
   return databaseUrlFor(serverUrl, database);
 }
 
-/** Drops `database` if it exists, first terminating every session connected to it. */
+/**
+ * Drops `database` if it exists, first terminating every session connected to it, and its
+ * row-level-security request role `<database>_app` (roles are per server; its grants went with
+ * the database).
+ */
 export async function dropDatabase(serverUrl: string, database: string): Promise<void> {
   assertDatabaseName(database);
   if (databaseNameOf(serverUrl) === database) {
@@ -47,6 +52,7 @@ export async function dropDatabase(serverUrl: string, database: string): Promise
     const { rows } = await client.query<{ version: string }>(`SHOW server_version_num`);
     if (Number(rows[0]?.version) >= 130_000) {
       await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.query(`DROP ROLE IF EXISTS ${client.escapeIdentifier(tenantRoleName(database))}`);
       return;
     }
     // Before PostgreSQL 13: refuse new connections, terminate the open ones, then drop.
@@ -57,6 +63,7 @@ export async function dropDatabase(serverUrl: string, database: string): Promise
       [database],
     );
     await client.query(`DROP DATABASE IF EXISTS ${name}`);
+    await client.query(`DROP ROLE IF EXISTS ${client.escapeIdentifier(tenantRoleName(database))}`);
   });
 }
 

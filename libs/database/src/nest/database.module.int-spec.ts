@@ -139,6 +139,15 @@ describe('isTransientConnectionError', () => {
     expect(isTransientConnectionError(Object.assign(new Error('starting up'), { code: '57P03' }))).toBe(true);
   });
 
+  it('counts a server shutting down, a dropped connection and a wrapped driver error as transient', () => {
+    expect(isTransientConnectionError(Object.assign(new Error('terminating connection'), { code: '57P01' }))).toBe(true);
+    expect(isTransientConnectionError(new Error('Connection terminated unexpectedly'))).toBe(true);
+    expect(isTransientConnectionError(new Error('Client has encountered a connection error and is not queryable'))).toBe(true);
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    expect(isTransientConnectionError(Object.assign(new Error('query failed'), { driverError: refused }))).toBe(true);
+    expect(isTransientConnectionError(Object.assign(new Error('query failed'), { driverError: { code: '23505' } }))).toBe(false);
+  });
+
   it('does not retry bad credentials, a missing database or mapping errors', () => {
     expect(isTransientConnectionError(Object.assign(new Error('auth'), { code: '28P01' }))).toBe(false);
     expect(isTransientConnectionError(Object.assign(new Error('no db'), { code: '3D000' }))).toBe(false);

@@ -1,0 +1,65 @@
+import { randomBytes } from 'node:crypto';
+import { getDataSourceToken } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import { describeTenantWallRules } from '@erp/testing';
+import { ATTACHMENTS_TENANT_TABLES } from '../migrations/1764500000000-enable-row-level-security';
+import { startAttachmentsTestApp, type AttachmentsTestApp } from '../testing/attachments-test-app';
+
+const A = '1000001';
+const B = '2000002';
+
+/**
+ * Defence in depth: row-level security keeps companies apart even where a query forgets
+ * `company_id`. Each statement runs through the service's own DataSource in a company's scope,
+ * exactly as a request handler's would (RELIABILITY.md "Defence in depth").
+ */
+describe('attachments-v1 row-level security', () => {
+  let t: AttachmentsTestApp;
+  let db: DataSource;
+  const ids: Record<string, string> = {};
+
+  beforeAll(async () => {
+    t = await startAttachmentsTestApp();
+    db = t.service.app.get<DataSource>(getDataSourceToken());
+    for (const company of [A, B]) {
+      await t.addOwner(company, 'supplierInvoice', '000001');
+      const form = new FormData();
+      form.append('file', new Blob([randomBytes(32)]), `${company}.pdf`);
+      const response = await t.http.request('/v1/supplierInvoice/000001/Attachment', {
+        method: 'POST',
+        headers: await t.auth.headers({ company }),
+        body: form,
+      });
+      expect(response.status).toBe(201);
+      ids[company] = ((await response.json()) as { id: string }).id;
+    }
+    // Uploads in flight (rows exist only while a file streams in).
+    await t.sql.query(
+      `INSERT INTO pending_uploads (storage_key, company_id, started_at) VALUES ('probe-a', $1, now()), ('probe-b', $2, now())`,
+      [A, B],
+    );
+  });
+
+  afterAll(async () => {
+    expect(t.http.serverErrors()).toEqual([]);
+    await t?.close();
+  });
+
+  describeTenantWallRules({ db: () => db, tables: ATTACHMENTS_TENANT_TABLES, own: A, other: B });
+
+  it('background work (the orphan sweeper) still sees every company', async () => {
+    expect(await db.query(`SELECT company_id FROM pending_uploads ORDER BY 1`)).toEqual([{ company_id: A }, { company_id: B }]);
+  });
+
+  it('runs request handlers under the policies (a policy that admits nothing hides the attachment)', async () => {
+    const headers = await t.auth.headers({ company: A });
+    expect((await t.http.request(`/v1/attachment/${ids[A]}`, { headers })).status).toBe(200);
+    await t.sql.query(`ALTER POLICY tenant_isolation ON attachments USING (false)`);
+    try {
+      expect((await t.http.request(`/v1/attachment/${ids[A]}`, { headers })).status).toBe(404);
+    } finally {
+      await t.sql.query(`ALTER POLICY tenant_isolation ON attachments USING (company_id = current_setting('app.company_id', true))`);
+    }
+    expect((await t.http.request(`/v1/attachment/${ids[A]}`, { headers })).status).toBe(200);
+  });
+});

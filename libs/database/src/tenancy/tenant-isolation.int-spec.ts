@@ -1,0 +1,328 @@
+import { type CanActivate, Controller, type ExecutionContext, Get, Injectable, Module } from '@nestjs/common';
+import { APP_GUARD, NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { Pool, PoolClient } from 'pg';
+import type { DataSource, MigrationInterface, QueryRunner } from 'typeorm';
+import { withAdminClient } from '../admin/database-admin';
+import { createDataSource } from '../data-source/create-data-source';
+import { migrateDatabase } from '../migrations/run-migrations';
+import { DatabaseModule } from '../nest/database.module';
+import { queryRows } from '../sql/query-rows';
+import { createScratchDatabase } from '../test-support/scratch-database';
+import { installTenantBinding } from './tenant-binding';
+import {
+  disableTenantIsolation,
+  enableTenantIsolation,
+  type TenantTable,
+  unprotectedTenantTables,
+} from './tenant-isolation.migration';
+import { tenantRoleName } from './tenant-role';
+import { runAsCompany, runAsService } from './tenant-scope';
+
+const TABLES: TenantTable[] = [
+  'things',
+  { table: 'thing_parts', parent: { table: 'things', column: 'thing_id', parentColumn: 'id' } },
+];
+
+class CreateThings1700000000101 implements MigrationInterface {
+  name = 'CreateThings1700000000101';
+  async up(q: QueryRunner): Promise<void> {
+    await q.query(`CREATE TABLE things (id int GENERATED ALWAYS AS IDENTITY PRIMARY KEY, company_id varchar(64) NOT NULL, name text NOT NULL)`);
+    await q.query(`CREATE TABLE thing_parts (id serial PRIMARY KEY, thing_id int NOT NULL REFERENCES things (id), label text NOT NULL)`);
+  }
+  async down(q: QueryRunner): Promise<void> {
+    await q.query(`DROP TABLE thing_parts`);
+    await q.query(`DROP TABLE things`);
+  }
+}
+
+class EnableThingsRls1700000000102 implements MigrationInterface {
+  name = 'EnableThingsRls1700000000102';
+  up(q: QueryRunner): Promise<void> {
+    return enableTenantIsolation(q, TABLES);
+  }
+  down(q: QueryRunner): Promise<void> {
+    return disableTenantIsolation(q, TABLES);
+  }
+}
+
+const MIGRATIONS = [CreateThings1700000000101, EnableThingsRls1700000000102];
+
+function sqlStateOf(error: unknown): string | undefined {
+  return (error as { code?: string }).code;
+}
+
+async function failure(work: Promise<unknown>): Promise<unknown> {
+  try {
+    await work;
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected the statement to fail');
+}
+
+describe('row-level security per company (libs/database tenancy)', () => {
+  let database: Awaited<ReturnType<typeof createScratchDatabase>>;
+  let db: DataSource;
+  let bThingId: number;
+
+  beforeAll(async () => {
+    database = await createScratchDatabase('tenancy');
+    await migrateDatabase({ url: database.url, entities: [], migrations: MIGRATIONS, applicationName: 'tenancy-test' });
+    // A pool of two, so the concurrent test below hands connections between companies.
+    db = createDataSource({ url: database.url, entities: [], migrations: MIGRATIONS, applicationName: 'tenancy-test', poolSize: 2 });
+    await db.initialize();
+    await installTenantBinding(db);
+  });
+
+  beforeEach(async () => {
+    // Outside any scope: the service's own (owner) identity, across companies.
+    await db.query(`TRUNCATE thing_parts, things`);
+    const ids = await db.query<Array<{ id: number; company_id: string }>>(
+      `INSERT INTO things (company_id, name) VALUES ('A', 'a1'), ('A', 'a2'), ('B', 'b1'), ('B', 'b2'), ('B', 'b3')
+       RETURNING id, company_id`,
+    );
+    await db.query(`INSERT INTO thing_parts (thing_id, label) SELECT id, 'part of ' || id FROM things`);
+    bThingId = ids.find((row) => row.company_id === 'B')!.id;
+  });
+
+  afterAll(async () => {
+    await db?.destroy();
+    await database?.drop();
+  });
+
+  const companiesSeen = (table: string) =>
+    db.query<Array<{ company_id: string; n: number }>>(
+      table === 'things'
+        ? `SELECT company_id, count(*)::int AS n FROM things GROUP BY 1 ORDER BY 1`
+        : `SELECT t.company_id, count(*)::int AS n FROM thing_parts p JOIN things t ON t.id = p.thing_id GROUP BY 1 ORDER BY 1`,
+    );
+
+  it('a query without a company filter sees only the scope company rows, children through their parent', async () => {
+    await runAsCompany('A', async () => {
+      expect(await db.query(`SELECT name FROM things ORDER BY name`)).toEqual([{ name: 'a1' }, { name: 'a2' }]);
+      expect(await db.query(`SELECT count(*)::int AS n FROM thing_parts`)).toEqual([{ n: 2 }]);
+      expect(await db.query(`SELECT current_user AS role`)).toEqual([{ role: tenantRoleName(database.name) }]);
+    });
+    await runAsCompany('B', async () => {
+      expect(await db.query(`SELECT count(*)::int AS n FROM things`)).toEqual([{ n: 3 }]);
+    });
+  });
+
+  it('cannot update or delete another company rows, with or without a filter', async () => {
+    await runAsCompany('A', async () => {
+      expect(await queryRows(db, `UPDATE things SET name = name || '!' RETURNING company_id`)).toHaveLength(2);
+      expect(await queryRows(db, `UPDATE things SET name = 'x' WHERE id = $1 RETURNING id`, [bThingId])).toEqual([]);
+      expect(await queryRows(db, `DELETE FROM thing_parts WHERE thing_id = $1 RETURNING id`, [bThingId])).toEqual([]);
+      expect(await queryRows(db, `DELETE FROM thing_parts RETURNING id`)).toHaveLength(2);
+    });
+    expect(await db.query(`SELECT name FROM things WHERE company_id = 'B' ORDER BY name`)).toEqual([
+      { name: 'b1' },
+      { name: 'b2' },
+      { name: 'b3' },
+    ]);
+    expect(await companiesSeen('thing_parts')).toEqual([{ company_id: 'B', n: 3 }]);
+  });
+
+  it('cannot insert a row for another company, move a row to it, or attach a child to its rows', async () => {
+    await runAsCompany('A', async () => {
+      const insert = await failure(db.query(`INSERT INTO things (company_id, name) VALUES ('B', 'planted')`));
+      expect(sqlStateOf(insert)).toBe('42501');
+      const move = await failure(db.query(`UPDATE things SET company_id = 'B'`));
+      expect(sqlStateOf(move)).toBe('42501');
+      const child = await failure(db.query(`INSERT INTO thing_parts (thing_id, label) VALUES ($1, 'planted')`, [bThingId]));
+      expect(sqlStateOf(child)).toBe('42501');
+      // Its own rows it may write.
+      await db.query(`INSERT INTO things (company_id, name) VALUES ('A', 'a3')`);
+    });
+    expect(await companiesSeen('things')).toEqual([
+      { company_id: 'A', n: 3 },
+      { company_id: 'B', n: 3 },
+    ]);
+  });
+
+  it('binds transactions and raw clients of query runners (the streamed lists) too', async () => {
+    await runAsCompany('B', async () => {
+      const inTx = await db.transaction((tx) => tx.query(`SELECT count(*)::int AS n FROM things`));
+      expect(inTx).toEqual([{ n: 3 }]);
+      const runner = db.createQueryRunner();
+      try {
+        const client = (await runner.connect()) as PoolClient;
+        expect((await client.query(`SELECT count(*)::int AS n FROM things`)).rows).toEqual([{ n: 3 }]);
+      } finally {
+        await runner.release();
+      }
+    });
+  });
+
+  it('an empty company (a route without one) sees no tenant rows', async () => {
+    await runAsCompany('', async () => {
+      expect(await db.query(`SELECT count(*)::int AS n FROM things`)).toEqual([{ n: 0 }]);
+    });
+  });
+
+  it('background work (service scope, or no scope) sees and changes every company', async () => {
+    expect(await runAsService(() => companiesSeen('things'))).toEqual([
+      { company_id: 'A', n: 2 },
+      { company_id: 'B', n: 3 },
+    ]);
+    // Service scope inside a request scope: a background job started from a request is not limited.
+    await runAsCompany('A', () =>
+      runAsService(async () => expect(await db.query(`SELECT count(*)::int AS n FROM things`)).toEqual([{ n: 5 }])),
+    );
+    expect(await companiesSeen('thing_parts')).toEqual([
+      { company_id: 'A', n: 2 },
+      { company_id: 'B', n: 3 },
+    ]);
+  });
+
+  it('keeps companies apart when many requests share a small pool', async () => {
+    const jobs = Array.from({ length: 60 }, (_, i) => {
+      const company = ['A', 'B', ''][i % 3];
+      return runAsCompany(company, async () => {
+        const rows = await db.query<Array<{ company_id: string }>>(`SELECT DISTINCT company_id FROM things`);
+        return { company, seen: rows.map((row) => row.company_id) };
+      });
+    });
+    for (const { company, seen } of await Promise.all(jobs)) expect(seen).toEqual(company ? [company] : []);
+    expect(await db.query(`SELECT count(DISTINCT company_id)::int AS n FROM things`)).toEqual([{ n: 2 }]);
+  });
+
+  it('costs a round trip only when a connection changes scope, not per request', async () => {
+    const pool = (db.driver as unknown as { master: Pool }).master;
+    let binds = 0;
+    const counting = new WeakSet<PoolClient>();
+    const count = (client: PoolClient) => {
+      if (counting.has(client)) return;
+      counting.add(client);
+      const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+      (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+        if (typeof args[0] === 'string' && args[0].includes("set_config('role'")) binds++;
+        return query(...args);
+      };
+    };
+    pool.on('acquire', count);
+    try {
+      for (let i = 0; i < 20; i++) await runAsCompany('A', () => db.query(`SELECT count(*) FROM things`));
+      expect(binds).toBeLessThanOrEqual(2); // once per pooled connection at most
+      binds = 0;
+      for (let i = 0; i < 20; i++) await runAsCompany(i % 2 ? 'A' : 'B', () => db.query(`SELECT count(*) FROM things`));
+      expect(binds).toBeGreaterThanOrEqual(10);
+    } finally {
+      pool.off('acquire', count);
+    }
+  });
+
+  it('lists tenant tables left without a policy', async () => {
+    expect(await unprotectedTenantTables((text) => db.query(text))).toEqual([]);
+    await db.query(`CREATE TABLE forgotten (company_id varchar(64) NOT NULL)`);
+    try {
+      expect(await unprotectedTenantTables((text) => db.query(text))).toEqual(['forgotten']);
+    } finally {
+      await db.query(`DROP TABLE forgotten`);
+    }
+  });
+
+  it('never lets the request role touch the migrations table', async () => {
+    await runAsCompany('A', async () => {
+      expect(sqlStateOf(await failure(db.query(`SELECT count(*) FROM migrations`)))).toBe('42501');
+    });
+  });
+
+  it('drops the role with the database; the down migration removes policies and role', async () => {
+    const scratch = await createScratchDatabase('tenancy_down');
+    const role = tenantRoleName(scratch.name);
+    const roleExists = () =>
+      withAdminClient(scratch.serverUrl, async (client) => (await client.query(`SELECT 1 FROM pg_roles WHERE rolname = $1`, [role])).rowCount);
+    await migrateDatabase({ url: scratch.url, entities: [], migrations: MIGRATIONS, applicationName: 'tenancy-test' });
+    expect(await roleExists()).toBe(1);
+    const other = createDataSource({ url: scratch.url, entities: [], migrations: MIGRATIONS, applicationName: 'tenancy-test' });
+    await other.initialize();
+    try {
+      await other.undoLastMigration();
+      expect(await unprotectedTenantTables((text) => other.query(text))).toEqual(['things']);
+      expect(await roleExists()).toBe(0);
+      await expect(installTenantBinding(other)).rejects.toThrow(/does not exist/);
+      await other.runMigrations();
+    } finally {
+      await other.destroy();
+    }
+    await scratch.drop();
+    expect(await roleExists()).toBe(0);
+  });
+
+  describe('DatabaseModule({ tenantIsolation: true })', () => {
+    /** Stands in for @erp/auth's AuthGuard: the company from a header, as `request.auth`. */
+    @Injectable()
+    class HeaderAuthGuard implements CanActivate {
+      canActivate(context: ExecutionContext): boolean {
+        const request = context.switchToHttp().getRequest<{ headers: Record<string, string>; auth?: { companyId: string } }>();
+        const company = request.headers['x-company'];
+        if (company) request.auth = { companyId: company };
+        return true;
+      }
+    }
+
+    @Controller()
+    class ThingsController {
+      constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+      /** The bug this defends against: no company filter. */
+      @Get('things')
+      async names(): Promise<string[]> {
+        const rows = await this.dataSource.query<Array<{ name: string }>>(`SELECT name FROM things ORDER BY name`);
+        return rows.map((row) => row.name);
+      }
+    }
+
+    let app: NestFastifyApplication;
+    let baseUrl: string;
+
+    beforeAll(async () => {
+      @Module({
+        imports: [
+          DatabaseModule.forRoot({ url: database.url, entities: [], migrations: MIGRATIONS, applicationName: 'tenancy-nest', tenantIsolation: true }),
+        ],
+        controllers: [ThingsController],
+        providers: [{ provide: APP_GUARD, useClass: HeaderAuthGuard }],
+      })
+      class AppModule {}
+      app = await NestFactory.create<NestFastifyApplication>(AppModule, new FastifyAdapter(), { logger: false });
+      await app.listen(0, '127.0.0.1');
+      baseUrl = await app.getUrl();
+    });
+
+    afterAll(async () => {
+      await app?.close();
+    });
+
+    const get = async (company?: string) => {
+      const response = await fetch(`${baseUrl}/things`, { headers: company ? { 'x-company': company } : {} });
+      expect(response.status).toBe(200);
+      return (await response.json()) as string[];
+    };
+
+    it('limits each request to its company, and a request without one to nothing', async () => {
+      const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => ['A', 'B', undefined][i % 3]).map(async (c) => ({ c, names: await get(c) })));
+      for (const { c, names } of answers) {
+        expect(names).toEqual(c === 'A' ? ['a1', 'a2'] : c === 'B' ? ['b1', 'b2', 'b3'] : []);
+      }
+    });
+
+    it('refuses to start when the migrations did not create the role', async () => {
+      const bare = await createScratchDatabase('tenancy_bare');
+      @Module({
+        imports: [DatabaseModule.forRoot({ url: bare.url, entities: [], migrations: [], applicationName: 'tenancy-nest', tenantIsolation: true })],
+      })
+      class BareModule {}
+      try {
+        await expect(NestFactory.createApplicationContext(BareModule, { logger: false, abortOnError: false })).rejects.toThrow(
+          /does not exist/,
+        );
+      } finally {
+        await bare.drop();
+      }
+    });
+  });
+});

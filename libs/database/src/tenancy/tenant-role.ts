@@ -1,0 +1,21 @@
+import { createHash } from 'node:crypto';
+
+/** PostgreSQL truncates longer identifiers, which would make two names collide silently. */
+const MAX_IDENTIFIER_BYTES = 63;
+const SUFFIX = '_app';
+
+/**
+ * The role a service's request traffic runs as in `database`: `<database>_app`, NOLOGIN, without
+ * BYPASSRLS, owning nothing, so row-level security applies to it. Roles are per cluster, hence the
+ * database in the name (test runs create many databases on one server). Over-long names keep a
+ * prefix and a hash of the whole name.
+ */
+export function tenantRoleName(database: string): string {
+  const plain = `${database}${SUFFIX}`;
+  if (Buffer.byteLength(plain) <= MAX_IDENTIFIER_BYTES) return plain;
+  const hash = createHash('sha256').update(database).digest('hex').slice(0, 12);
+  return `${database.slice(0, MAX_IDENTIFIER_BYTES - SUFFIX.length - hash.length - 1)}_${hash}${SUFFIX}`;
+}
+
+/** The setting the policies compare `company_id` with (`current_setting('app.company_id', true)`). */
+export const COMPANY_SETTING = 'app.company_id';
