@@ -194,3 +194,38 @@ describe('authSettingsFrom', () => {
     expect(() => authSettingsFrom(config)).toThrow(/AUTH_JWKS_URL.*AUTH_PUBLIC_KEY/);
   });
 });
+
+describe('tracing variables (OTEL_*)', () => {
+  it('are all optional: tracing is off by default', () => {
+    const config = loadConfig(ServiceConfig, { DATABASE_URL });
+    expect(config.OTEL_EXPORTER_OTLP_ENDPOINT).toBeUndefined();
+    expect(config.OTEL_TRACES_SAMPLER).toBeUndefined();
+  });
+
+  it('accepts a collector endpoint, a sampler with its ratio and a batch delay', () => {
+    const config = loadConfig(ServiceConfig, {
+      DATABASE_URL,
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://otel-collector:4318',
+      OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://traces.example.com/v1/traces',
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+      OTEL_SERVICE_NAME: 'orders',
+      OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+      OTEL_TRACES_SAMPLER_ARG: '0.1',
+      OTEL_BSP_SCHEDULE_DELAY: '500',
+    });
+    expect(config).toMatchObject({ OTEL_TRACES_SAMPLER_ARG: 0.1, OTEL_BSP_SCHEDULE_DELAY: 500, OTEL_SERVICE_NAME: 'orders' });
+  });
+
+  it.each([
+    ['OTEL_EXPORTER_OTLP_ENDPOINT', 'collector:4318'],
+    ['OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', 'ftp://collector/v1/traces'],
+    ['OTEL_EXPORTER_OTLP_PROTOCOL', 'grpc'],
+    ['OTEL_EXPORTER_OTLP_TRACES_PROTOCOL', 'http/protobuf'],
+    ['OTEL_TRACES_SAMPLER', 'sometimes'],
+    ['OTEL_TRACES_SAMPLER_ARG', '1.5'],
+    ['OTEL_TRACES_SAMPLER_ARG', 'half'],
+    ['OTEL_BSP_SCHEDULE_DELAY', '-1'],
+  ])('refuse %s=%s, naming it', (name, value) => {
+    expect(configError({ DATABASE_URL, [name]: value }).message).toContain(`${name}:`);
+  });
+});

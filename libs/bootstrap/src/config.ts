@@ -1,8 +1,9 @@
 import 'reflect-metadata';
 import { plainToInstance, Transform } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, IsUrl, Max, Min, MinLength, validateSync } from 'class-validator';
+import { IsIn, IsInt, IsNumber, IsOptional, IsString, IsUrl, Max, Min, MinLength, validateSync } from 'class-validator';
 import { readFileSync } from 'node:fs';
 import { DEV_AUDIENCE, DEV_ISSUER, type AuthSettings } from '@erp/auth';
+import { TRACES_SAMPLERS } from '@erp/observability';
 
 /** Raised when the environment is wrong; the message names every bad variable. */
 export class ConfigError extends Error {}
@@ -24,6 +25,8 @@ export function loadConfig<T extends object>(cls: new () => T, env: NodeJS.Proce
 }
 
 const toInt = ({ value }: { value: unknown }) => (value === undefined || value === '' ? undefined : Number(value));
+// Number() keeps fractions; @IsInt or @IsNumber then decides what is accepted.
+const toNumber = toInt;
 
 /** Variables every HTTP service shares. Each app extends it with its own. */
 export class ServiceConfig {
@@ -117,6 +120,53 @@ export class ServiceConfig {
   @IsInt()
   @Min(0)
   SHUTDOWN_TIMEOUT_MS = 20_000;
+
+  /**
+   * OpenTelemetry tracing (OTLP/HTTP, JSON) is on when either endpoint is set: the base URL
+   * (`/v1/traces` is appended) or the full traces URL. Off by default, and then costs nothing.
+   */
+  @IsOptional()
+  @IsUrl({ require_tld: false, protocols: ['http', 'https'], require_protocol: true })
+  OTEL_EXPORTER_OTLP_ENDPOINT?: string;
+
+  @IsOptional()
+  @IsUrl({ require_tld: false, protocols: ['http', 'https'], require_protocol: true })
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?: string;
+
+  /** The exporter speaks OTLP/HTTP with JSON only; a collector expecting protobuf or gRPC is refused here. */
+  @IsOptional()
+  @IsIn(['http/json'])
+  OTEL_EXPORTER_OTLP_PROTOCOL?: string;
+
+  @IsOptional()
+  @IsIn(['http/json'])
+  OTEL_EXPORTER_OTLP_TRACES_PROTOCOL?: string;
+
+  /** `service.name` of the spans; default the app's name (e.g. `sales-orders-v3`). */
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  OTEL_SERVICE_NAME?: string;
+
+  /** Default `parentbased_always_on`: a caller's sampling decision is kept, new traces are all sampled. */
+  @IsOptional()
+  @IsIn([...TRACES_SAMPLERS])
+  OTEL_TRACES_SAMPLER?: string;
+
+  /** The ratio of the `*traceidratio` samplers, 0..1 (default 1). */
+  @Transform(toNumber)
+  @IsOptional()
+  @IsNumber()
+  @Min(0)
+  @Max(1)
+  OTEL_TRACES_SAMPLER_ARG?: number;
+
+  /** Batch export delay in ms (SDK default 5000); read by the SDK, validated here. */
+  @Transform(toInt)
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  OTEL_BSP_SCHEDULE_DELAY?: number;
 }
 
 /** Auth settings from the shared variables; fails clearly when no key source is configured. */

@@ -66,4 +66,16 @@ describe('closeGracefully', () => {
       ),
     ).resolves.toBe(1);
   });
+
+  it('runs afterClose (the span flush) last, once the app has closed, within the same time limit', async () => {
+    const order: string[] = [];
+    const afterClose = async () => {
+      order.push('flush');
+    };
+    await expect(closeGracefully(appWith(async () => undefined, async () => undefined, order), logger, 'SIGTERM', 1000, afterClose)).resolves.toBe(0);
+    expect(order).toEqual(['http', 'app', 'flush']);
+
+    const never = () => new Promise<void>(() => undefined);
+    await expect(closeGracefully(appWith(async () => undefined, async () => undefined), logger, 'SIGTERM', 20, never)).resolves.toBe(1);
+  });
 });

@@ -1,7 +1,7 @@
 import type { DynamicModule } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { Logger } from 'pino';
-import { createLogger } from '@erp/observability';
+import { createLogger, logTracingProblems, shutdownTracing, startTracing, tracingSettingsFrom } from '@erp/observability';
 import type { ErrorFamily } from '@erp/errors';
 import { ConfigError, loadConfig, type ServiceConfig } from './config';
 import { createServiceApp, listen } from './create-service-app';
@@ -28,11 +28,16 @@ export async function runService<C extends ServiceConfig>(options: RunServiceOpt
     }
     throw err;
   }
+  // Tracing first: the logger adds trace ids to its lines only when tracing is on.
+  const tracing = tracingSettingsFrom(config, options.name);
+  if (tracing) await startTracing(tracing);
   const logger = createLogger({
     service: options.name,
     level: config.LOG_LEVEL,
     pretty: config.LOG_PRETTY === 'true',
+    traceIds: tracing !== undefined,
   });
+  if (tracing) logTracingProblems(logger);
   try {
     const app = await createServiceApp(options.module(config), {
       logger,
@@ -52,7 +57,7 @@ export async function runService<C extends ServiceConfig>(options: RunServiceOpt
     const onSignal = (signal: NodeJS.Signals) => {
       if (shuttingDown) return;
       shuttingDown = true;
-      void closeGracefully(app, logger, signal, config.SHUTDOWN_TIMEOUT_MS).then((code) =>
+      void closeGracefully(app, logger, signal, config.SHUTDOWN_TIMEOUT_MS, shutdownTracing).then((code) =>
         process.exit(code),
       );
     };
@@ -73,7 +78,8 @@ export async function runService<C extends ServiceConfig>(options: RunServiceOpt
  * Graceful shutdown, in order: close the listening socket (no new connections; idle keep-alive
  * connections are closed, a request arriving on a busy one gets 503 + `Connection: close`) and
  * wait for in-flight requests to finish; then `app.close()`, which runs the modules' shutdown
- * hooks (outbox relay flush, consumers leaving their group, database pool). Resolves to the exit
+ * hooks (outbox relay flush, consumers leaving their group, database pool), then `afterClose`
+ * (the spans still buffered are exported). Resolves to the exit
  * code: 0, or 1 when that took longer than `timeoutMs` or failed.
  */
 export async function closeGracefully(
@@ -81,6 +87,8 @@ export async function closeGracefully(
   logger: Logger,
   signal: string,
   timeoutMs: number,
+  /** Runs last, inside the same time limit (runService: export the buffered spans). */
+  afterClose?: () => Promise<void>,
 ): Promise<number> {
   logger.info({ signal }, 'shutting down: draining in-flight requests');
   let timer: NodeJS.Timeout | undefined;
@@ -94,6 +102,7 @@ export async function closeGracefully(
     try {
       await app.getHttpAdapter().close();
       await app.close();
+      await afterClose?.();
       logger.info('shut down');
       return 0;
     } catch (err) {

@@ -2,3 +2,4 @@ export * from './logger';
 export * from './health.module';
 export * from './metrics/metrics-registry';
 export * from './metrics/http-metrics';
+export * from './tracing';

@@ -1,7 +1,10 @@
 import type { IncomingMessage } from 'node:http';
 import { Writable } from 'node:stream';
 import type { DestinationStream } from 'pino';
+import { context, trace } from '@opentelemetry/api';
+import { InMemorySpanExporter } from '@opentelemetry/sdk-trace-base';
 import { createLogger, PinoNestLogger, requestIdFor } from './logger';
+import { shutdownTracing, startTracing, tracer } from './tracing/tracing';
 
 // createLogger writes to stdout; to read its output, the real pino is wrapped so that every logger
 // writes to the stream the test supplies. Redaction and levels stay pino's own.
@@ -148,5 +151,34 @@ describe('PinoNestLogger', () => {
       [10, 'chatter', 'W'],
     ]);
     expect(out.lines()[2].trace).toBe('stack here');
+  });
+});
+
+describe('createLogger with traceIds (tracing on)', () => {
+  const exporter = new InMemorySpanExporter();
+  beforeAll(() =>
+    startTracing({ serviceName: 'logger-test', tracesUrl: 'http://127.0.0.1:9/v1/traces', sampler: 'always_on', samplerRatio: 1 }, { exporter }),
+  );
+  afterAll(() => shutdownTracing());
+
+  it('adds trace_id and span_id of the active span to each line, and nothing outside a span', () => {
+    const out = capture();
+    const logger = createLogger({ service: 'orders', traceIds: true });
+    const span = tracer().startSpan('work');
+    context.with(trace.setSpan(context.active(), span), () => logger.child({ requestId: 'r1' }).info('inside'));
+    span.end();
+    logger.info('outside');
+    const [inside, outside] = out.lines();
+    expect(inside).toMatchObject({ msg: 'inside', requestId: 'r1', trace_id: span.spanContext().traceId, span_id: span.spanContext().spanId });
+    expect(outside.trace_id).toBeUndefined();
+    expect(outside.span_id).toBeUndefined();
+  });
+
+  it('leaves the ids out without the option (tracing off)', () => {
+    const out = capture();
+    const span = tracer().startSpan('work');
+    context.with(trace.setSpan(context.active(), span), () => createLogger({ service: 'orders' }).info('inside'));
+    span.end();
+    expect(out.lines()[0].trace_id).toBeUndefined();
   });
 });

@@ -2,12 +2,18 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { LoggerService } from '@nestjs/common';
 import pino, { type Logger } from 'pino';
+import { activeTraceIds } from './tracing/tracing';
 
 export interface LoggerOptions {
   service: string;
   level?: string;
   /** Human-readable output for a terminal (development); JSON otherwise. */
   pretty?: boolean;
+  /**
+   * Add `trace_id` and `span_id` of the active span to every line (set when tracing is on; off,
+   * no per-line lookup is made).
+   */
+  traceIds?: boolean;
 }
 
 const SECRET_KEYS = ['authorization', 'password', 'secret', 'token', 'privateKeyPem'];
@@ -35,6 +41,7 @@ export function createLogger(options: LoggerOptions): Logger {
     base: { service: options.service },
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
     timestamp: pino.stdTimeFunctions.isoTime,
+    ...(options.traceIds ? { mixin: activeTraceIds } : {}),
     transport: options.pretty ? { target: 'pino-pretty', options: { singleLine: true } } : undefined,
   });
 }
