@@ -11,6 +11,8 @@ export { OutboxMessageEntity } from './outbox/outbox-message.entity';
 export { ProcessedEventEntity } from './consumer/processed-event.entity';
 export { CreateOutbox1763740000000 } from './migrations/1763740000000-create-outbox.migration';
 export { CreateProcessedEvents1763740000001 } from './migrations/1763740000001-create-processed-events.migration';
+export { AddOutboxTraceContext1795300000000 } from './migrations/1795300000000-add-outbox-trace-context.migration';
+export { carrierFromKafkaHeaders, kafkaTraceHeaders, traceCreate, traceProcess } from './tracing/message-tracing';
 
 // Framework-free parts (usable outside Nest: tests, tools).
 export { InvalidEventError, Outbox, OUTBOX_CHANNEL, type OutboxEventInput, type OutboxOptions } from './outbox/outbox';

@@ -66,6 +66,23 @@ describe('consumer retries and dead letters over real Postgres and Kafka', () =>
     expect(consumer.status().deadLettered).toBe(2);
   });
 
+  it('waits for an unreachable database without spending attempts: no dead letter, handled once it is back', async () => {
+    let calls = 0;
+    const consumer = await bed.startConsumer(async (event, context) => {
+      calls++;
+      // Three times the attempts allowed: what a database outage looks like to a handler.
+      if (calls <= 9) throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+      await recordEffect(context, bed.groupId, event);
+    });
+    const dlq = await bed.deadLetters();
+    await bed.send(customerEvent('OUTAGE-1'));
+    await waitFor('the event handled after the outage', async () => (await bed.effects()) === 1);
+    expect(calls).toBe(10);
+    expect(consumer.status()).toMatchObject({ handled: 1, deadLettered: 0 });
+    await sleep(300);
+    expect(dlq.messages).toEqual([]);
+  });
+
   it('dead-letters invalid envelopes with the problems, without calling the handler', async () => {
     let calls = 0;
     await bed.startConsumer(async () => void calls++);

@@ -1,5 +1,5 @@
 import { type DomainEvent, type EventType, validateEnvelope } from '@erp/contracts';
-import { queryRows } from '@erp/database';
+import { isTransientConnectionError, queryRows } from '@erp/database';
 import type { Consumer, EachBatchPayload, Kafka, KafkaMessage } from 'kafkajs';
 import type { DataSource, EntityManager } from 'typeorm';
 import { backoffDelay, type BackoffOptions, sleep } from '../kafka/backoff';
@@ -7,6 +7,7 @@ import { deadLetterTopicOf, prefixedTopic, unprefixedTopic } from '../kafka/topi
 import { errorMessage, type MessagingLogger, SILENT_LOGGER } from '../logger';
 import { deadLetterHeaders, type DeadLetterSink, KafkaDeadLetterSink } from './dead-letter';
 import { consumerLag } from '../metrics/messaging-metrics';
+import { traceProcess } from '../tracing/message-tracing';
 
 export interface EventHandlerContext {
   /**
@@ -44,7 +45,7 @@ export interface EventConsumerOptions {
   /** Deployment prefix of topic names. Default none. */
   topicPrefix?: string;
   logger?: MessagingLogger;
-  /** Handler attempts before the message is dead-lettered. Default 5. */
+  /** Handler attempts before the message is dead-lettered. Default 5. Failures because the database is unreachable do not count. */
   maxAttempts?: number;
   /** Pause between attempts. Default 200 ms doubling to 5 s (about 3 s for 5 attempts). */
   retry?: BackoffOptions;
@@ -62,6 +63,11 @@ export interface EventConsumerOptions {
   maxWaitTimeInMs?: number;
   /** Partitions handled in parallel (order holds within each). Default 1. */
   partitionsConsumedConcurrently?: number;
+  /**
+   * Consecutive messages of a partition handled in ONE transaction (their processed_events
+   * records, every handler's writes, one commit). Default 100; 1 = one transaction per message.
+   */
+  transactionBatchSize?: number;
   /** processed_events rows of this group older than this are deleted. Default 30 days; 0 keeps them. */
   processedRetentionMs?: number;
 }
@@ -83,13 +89,24 @@ const DEFAULTS = {
   heartbeatIntervalMs: 3_000,
   rebalanceTimeoutMs: 60_000,
   maxWaitTimeInMs: 1_000,
+  transactionBatchSize: 100,
   processedRetentionMs: 30 * 24 * 3_600_000,
 };
-const RESTART_BACKOFF = { initialMs: 1_000, maxMs: 30_000 };
+// Capped at 5 s so a consumer resumes within seconds of Kafka coming back (see the outage case in RELIABILITY.md).
+const RESTART_BACKOFF = { initialMs: 1_000, maxMs: 5_000 };
 const CLEANUP_INTERVAL_MS = 60 * 60_000;
 const COMMIT_INTERVAL_MS = 500;
 /** How long stop() waits for the message being handled (longer handlers are redelivered). */
 const STOP_WAIT_MS = 10_000;
+
+/** What `handleGroup` did with the messages it was given. */
+type GroupOutcome =
+  /** The first `count` messages are handled for good (committed in one transaction). */
+  | { kind: 'done'; count: number }
+  /** The handler threw for message `index`; the transaction rolled back, so nothing is handled. */
+  | { kind: 'failed'; index: number; error: unknown }
+  /** Not a case for a group: the first message goes on its own (see `handle`). */
+  | { kind: 'single' };
 
 /** Thrown out of kafkajs's message callback so the message is neither resolved nor committed. */
 class StoppingError extends Error {
@@ -106,6 +123,8 @@ class StoppingError extends Error {
  *   the problems as its reason.
  * - The handler runs in ONE database transaction that first records (group, event id) in
  *   processed_events: a redelivered event finds its row and is skipped, so effects happen once.
+ *   Consecutive messages of a partition share that transaction (`transactionBatchSize`); a
+ *   handler failure rolls the group back and the failing message is then handled alone.
  * - The offset is committed only after that transaction committed (autoCommit is off), so a
  *   crash in between redelivers the message, which the record then turns into a no-op.
  * - A handler that throws is retried with backoff (the partition waits, which keeps per-key
@@ -263,8 +282,9 @@ export class EventConsumer {
   }
 
   /**
-   * Handles a fetched batch of one partition in order. Each message is handled to a final outcome
-   * (its transaction committed, or parked) before the next; offsets are committed for handled
+   * Handles a fetched batch of one partition in order. Each message (or group of messages, see
+   * handleGroup) is handled to a final outcome (its transaction committed, or parked) before the
+   * next; offsets are committed for handled
    * messages only, after their transactions, every COMMIT_INTERVAL_MS and at the end of the batch
    * (one commit round trip per message would halve throughput; a crash in between only means a
    * few redeliveries, which processed_events turns into no-ops). A message that cannot reach a
@@ -287,16 +307,52 @@ export class EventConsumer {
       () => void heartbeat().catch(() => undefined),
       Math.max(100, Math.floor((this.options.heartbeatIntervalMs ?? DEFAULTS.heartbeatIntervalMs) / 2)),
     );
+    // What is left of the partition as of this fetch: the high watermark minus the next offset.
+    const reportLag = (nextOffset: bigint) => {
+      const lag = BigInt(batch.highWatermark) - nextOffset;
+      consumerLag.set({ group: this.groupId, topic, partition: String(partition) }, Number(lag > 0n ? lag : 0n));
+    };
+    const finished = (message: KafkaMessage) => {
+      resolveOffset(message.offset);
+      handled = message.offset;
+      reportLag(BigInt(message.offset) + 1n);
+    };
+    const groupSize = Math.max(1, this.options.transactionBatchSize ?? DEFAULTS.transactionBatchSize);
+    const messages = batch.messages;
+    // Shown while the first group is still in its transaction (nothing of it is handled yet).
+    if (messages.length > 0) reportLag(BigInt(messages[0].offset));
+    // Messages go in groups, one transaction each (a round trip and a commit per message were
+    // what bounded throughput). When a handler throws inside a group, the group rolls back; the
+    // messages before the failing one are done again as a group, and the failing one goes on its
+    // own with that failure counted as its first attempt, so it is retried and dead-lettered
+    // exactly as if it had always been alone, and never holds back the others' effects.
+    let limit = groupSize;
+    let earlier: { offset: string; error: unknown } | undefined;
     try {
-      for (const message of batch.messages) {
+      for (let i = 0; i < messages.length; ) {
         // Stopping, or the partition went to another member in a rebalance: leave the rest.
         if (this.stopping || !isRunning() || isStale()) break;
-        await this.handle(topic, partition, message);
-        resolveOffset(message.offset);
-        handled = message.offset;
-        // What is left of the partition as of this fetch: the high watermark minus the next offset.
-        const lag = BigInt(batch.highWatermark) - BigInt(message.offset) - 1n;
-        consumerLag.set({ group: this.groupId, topic, partition: String(partition) }, Number(lag > 0n ? lag : 0n));
+        const alone = earlier?.offset === messages[i].offset;
+        const outcome: GroupOutcome = alone ? { kind: 'single' } : await this.handleGroup(topic, partition, messages.slice(i, i + limit));
+        limit = groupSize;
+        if (outcome.kind === 'done') {
+          for (const message of messages.slice(i, i + outcome.count)) finished(message);
+          i += outcome.count;
+        } else if (outcome.kind === 'failed' && outcome.index > 0) {
+          earlier = { offset: messages[i + outcome.index].offset, error: outcome.error };
+          limit = outcome.index;
+          continue;
+        } else {
+          const message = messages[i];
+          const firstFailure = outcome.kind === 'failed' ? outcome.error : alone ? earlier?.error : undefined;
+          earlier = undefined;
+          // One "process" span per message when tracing is on, continuing the producer's trace.
+          await traceProcess({ topic, partition, offset: message.offset, groupId: this.groupId, headers: message.headers }, () =>
+            this.handle(topic, partition, message, firstFailure),
+          );
+          finished(message);
+          i++;
+        }
         if (Date.now() - lastCommit >= COMMIT_INTERVAL_MS) await commit();
       }
     } finally {
@@ -306,8 +362,80 @@ export class EventConsumer {
     await this.cleanupIfDue();
   }
 
-  /** Handles one message to a final outcome (done, duplicate, skipped or dead-lettered) or throws. */
-  private async handle(topic: string, partition: number, message: KafkaMessage): Promise<void> {
+  /**
+   * Handles consecutive messages (at least two, in partition order) in ONE transaction: records
+   * the wanted events in processed_events with one statement (a redelivered event finds its row
+   * and is a duplicate), calls each handler for the newly recorded ones in order on that
+   * transaction, and commits once. The group ends before the first message that must be
+   * dead-lettered without a handler (no subscription, invalid envelope): `handle` parks it alone.
+   */
+  private async handleGroup(topic: string, partition: number, messages: KafkaMessage[]): Promise<GroupOutcome> {
+    const contractTopic = unprefixedTopic(this.prefix, topic);
+    const subscription = this.subscriptions.get(contractTopic);
+    if (!subscription || messages.length < 2) return { kind: 'single' };
+    const items: Array<{ message: KafkaMessage; event?: DomainEvent }> = [];
+    for (const message of messages) {
+      const checked = validateEnvelope(message.value, { topic: contractTopic });
+      if (!checked.valid) break;
+      const wanted = !subscription.eventTypes || subscription.eventTypes.includes(checked.event.type);
+      items.push({ message, event: wanted ? checked.event : undefined });
+    }
+    if (items.length < 2) return { kind: 'single' };
+    let failure: { index: number; error: unknown } | undefined;
+    let handled = 0;
+    let duplicates = 0;
+    try {
+      await this.options.dataSource.transaction(async (manager) => {
+        const wanted = items.flatMap(({ message, event }) => (event ? [{ event, offset: message.offset }] : []));
+        const fresh = new Set(
+          wanted.length === 0
+            ? []
+            : (
+                await queryRows<{ event_id: string }>(
+                  manager,
+                  `INSERT INTO processed_events (consumer_group, event_id, event_type, topic, partition, "offset")
+                   SELECT $1, e.id, e.type, $2, $3, e.off FROM unnest($4::uuid[], $5::text[], $6::bigint[]) AS e (id, type, off)
+                   ON CONFLICT DO NOTHING RETURNING event_id::text`,
+                  [this.groupId, contractTopic, partition, wanted.map((w) => w.event.id), wanted.map((w) => w.event.type), wanted.map((w) => w.offset)],
+                )
+              ).map((row) => row.event_id.toLowerCase()),
+        );
+        for (const [index, { message, event }] of items.entries()) {
+          // Not wanted, recorded by an earlier transaction, or a second copy within this group.
+          if (!event) continue;
+          if (!fresh.delete(event.id.toLowerCase())) {
+            duplicates++;
+            continue;
+          }
+          try {
+            await traceProcess({ topic, partition, offset: message.offset, groupId: this.groupId, headers: message.headers }, () =>
+              subscription.handler(event, { manager, topic: contractTopic, partition, offset: message.offset, attempt: 1 }),
+            );
+          } catch (error) {
+            failure = { index, error };
+            throw error;
+          }
+          handled++;
+        }
+      });
+    } catch (error) {
+      this.state.lastError = errorMessage(error);
+      // A handler's own failure is that message's first attempt. Anything else (the database
+      // unreachable, a failed commit) is no message's fault: they go one by one, where the
+      // database is waited for.
+      if (failure && !isTransientConnectionError(failure.error)) return { kind: 'failed', index: failure.index, error: failure.error };
+      return { kind: 'single' };
+    }
+    this.state.handled += handled;
+    this.state.duplicates += duplicates;
+    return { kind: 'done', count: items.length };
+  }
+
+  /**
+   * Handles one message to a final outcome (done, duplicate, skipped or dead-lettered) or throws.
+   * `firstFailure`: the handler already failed once for it inside a group; that counts as attempt 1.
+   */
+  private async handle(topic: string, partition: number, message: KafkaMessage, firstFailure?: unknown): Promise<void> {
     const contractTopic = unprefixedTopic(this.prefix, topic);
     const subscription = this.subscriptions.get(contractTopic);
     const where = { topic, partition, offset: message.offset };
@@ -322,8 +450,12 @@ export class EventConsumer {
     }
     const event = checked.event;
     if (subscription.eventTypes && !subscription.eventTypes.includes(event.type)) return;
+    if (firstFailure !== undefined) {
+      this.state.lastError = errorMessage(firstFailure);
+      if ((await this.afterFailedAttempt(message, where, event, 1)) === 'parked') return;
+    }
 
-    for (let attempt = 1; ; attempt++) {
+    for (let attempt = firstFailure === undefined ? 1 : 2, databaseWaits = 0; ; attempt++) {
       if (this.stopping) throw new StoppingError();
       try {
         const outcome = await this.options.dataSource.transaction(async (manager) => {
@@ -346,18 +478,39 @@ export class EventConsumer {
         return;
       } catch (error) {
         this.state.lastError = errorMessage(error);
-        const maxAttempts = this.options.maxAttempts ?? DEFAULTS.maxAttempts;
-        if (attempt >= maxAttempts) {
-          await this.deadLetter(message, where, `handler failed ${attempt} time(s): ${this.state.lastError}`, attempt);
-          return;
+        // An unreachable database is not the message's fault: wait for it (the partition waits, so
+        // order holds) without spending the message's attempts, or every event in flight during an
+        // outage of more than a few seconds would be dead-lettered.
+        if (isTransientConnectionError(error)) {
+          databaseWaits++;
+          if (databaseWaits === 1) this.logger.warn(`consumer ${this.groupId}: database unavailable (${this.state.lastError}); waiting for it`);
+          attempt--;
+          await sleep(backoffDelay(databaseWaits, this.options.retry ?? DEFAULTS.retry), this.abort.signal);
+          continue;
         }
-        const delay = backoffDelay(attempt, this.options.retry ?? DEFAULTS.retry);
-        this.logger.warn(
-          `consumer ${this.groupId}: ${event.type} ${event.id} failed (attempt ${attempt}/${maxAttempts}): ${this.state.lastError}; retrying in ${delay} ms`,
-        );
-        await sleep(delay, this.abort.signal);
+        if ((await this.afterFailedAttempt(message, where, event, attempt)) === 'parked') return;
       }
     }
+  }
+
+  /** After the handler failed (`this.state.lastError`): dead-letter at the last attempt, else pause. */
+  private async afterFailedAttempt(
+    message: KafkaMessage,
+    where: { topic: string; partition: number; offset: string },
+    event: DomainEvent,
+    attempt: number,
+  ): Promise<'parked' | 'retry'> {
+    const maxAttempts = this.options.maxAttempts ?? DEFAULTS.maxAttempts;
+    if (attempt >= maxAttempts) {
+      await this.deadLetter(message, where, `handler failed ${attempt} time(s): ${this.state.lastError}`, attempt);
+      return 'parked';
+    }
+    const delay = backoffDelay(attempt, this.options.retry ?? DEFAULTS.retry);
+    this.logger.warn(
+      `consumer ${this.groupId}: ${event.type} ${event.id} failed (attempt ${attempt}/${maxAttempts}): ${this.state.lastError}; retrying in ${delay} ms`,
+    );
+    await sleep(delay, this.abort.signal);
+    return 'retry';
   }
 
   private async deadLetter(

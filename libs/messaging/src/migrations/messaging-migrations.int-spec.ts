@@ -17,7 +17,11 @@ describe('messaging migrations', () => {
       applicationName: 'messaging-migrations-test',
     });
     try {
-      expect(await runMigrations(dataSource)).toEqual(['CreateOutbox1763740000000', 'CreateProcessedEvents1763740000001']);
+      expect(await runMigrations(dataSource)).toEqual([
+        'CreateOutbox1763740000000',
+        'CreateProcessedEvents1763740000001',
+        'AddOutboxTraceContext1795300000000',
+      ]);
       expect(await checkMigrationDrift(dataSource)).toEqual([]);
       const indexes = await dataSource.query(
         `SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'outbox' ORDER BY indexname`,

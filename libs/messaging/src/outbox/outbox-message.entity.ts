@@ -45,4 +45,11 @@ export class OutboxMessageEntity {
 
   @Column({ name: 'last_error', type: 'text', nullable: true })
   lastError: string | null;
+
+  /**
+   * W3C trace context (`{ traceparent, tracestate? }`) of the change that added the event, when
+   * tracing is on; the relay sends it as Kafka headers. Added by `AddOutboxTraceContext1795300000000`.
+   */
+  @Column({ name: 'trace_context', type: 'jsonb', nullable: true })
+  traceContext: { traceparent: string; tracestate?: string } | null;
 }

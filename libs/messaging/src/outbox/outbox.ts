@@ -1,6 +1,7 @@
 import { createEvent, type DomainEvent, type EventType, type NewEventInput, topicOf, validateEnvelope } from '@erp/contracts';
 import type { EntityManager } from 'typeorm';
 import { messageKeyOf, prefixedTopic } from '../kafka/topic-names';
+import { traceCreate } from '../tracing/message-tracing';
 
 /** The NOTIFY channel that wakes the relay. Notifications are per database, like the table. */
 export const OUTBOX_CHANNEL = 'erp_outbox';
@@ -56,13 +57,18 @@ export class Outbox {
     const topic = topicOf(event.type);
     const checked = validateEnvelope(event, { topic });
     if (!checked.valid) throw new InvalidEventError(event.type, checked.problems);
-    await manager.query(
-      `WITH added AS (
-         INSERT INTO outbox (id, topic, message_key, event_type, payload) VALUES ($1, $2, $3, $4, $5::jsonb)
-         RETURNING 1
-       )
-       SELECT pg_notify($6, '') FROM added`,
-      [event.id, prefixedTopic(this.topicPrefix, topic), messageKeyOf(event), event.type, JSON.stringify(event), OUTBOX_CHANNEL],
+    const destination = prefixedTopic(this.topicPrefix, topic);
+    // With tracing on, the row keeps the trace context of the change (the request's), which the
+    // relay sends along as Kafka headers.
+    await traceCreate({ topic: destination, eventId: event.id, eventType: event.type, companyId: event.companyId }, (carrier) =>
+      manager.query(
+        `WITH added AS (
+           INSERT INTO outbox (id, topic, message_key, event_type, payload, trace_context) VALUES ($1, $2, $3, $4, $5::jsonb, $7::jsonb)
+           RETURNING 1
+         )
+         SELECT pg_notify($6, '') FROM added`,
+        [event.id, destination, messageKeyOf(event), event.type, JSON.stringify(event), OUTBOX_CHANNEL, carrier ? JSON.stringify(carrier) : null],
+      ),
     );
     return event;
   }
