@@ -2,6 +2,8 @@ import { PROCESSED_EVENTS_ENTITIES, PROCESSED_EVENTS_MIGRATIONS } from '@erp/mes
 import { WebhookDeliveryAttemptEntity, WebhookDeliveryEntity } from './delivery/delivery.entity';
 import { WebhookEventEntity } from './events/webhook-event.entity';
 import { CreateWebhooks1764300000000 } from './migrations/1764300000000-create-webhooks';
+import { EnableRowLevelSecurity1764500000000 } from './migrations/1764500000000-enable-row-level-security';
+import { AddDeliveryTraceContext1795300000100 } from './migrations/1795300000100-add-delivery-trace-context';
 import { WebhookSubscriptionEntity } from './subscriptions/subscription.entity';
 
 /** Everything this service keeps in its database; the migrations are the schema's source of truth. */
@@ -12,4 +14,4 @@ export const WEBHOOKS_ENTITIES = [
   WebhookDeliveryEntity,
   WebhookDeliveryAttemptEntity,
 ];
-export const WEBHOOKS_MIGRATIONS = [...PROCESSED_EVENTS_MIGRATIONS, CreateWebhooks1764300000000];
+export const WEBHOOKS_MIGRATIONS = [...PROCESSED_EVENTS_MIGRATIONS, CreateWebhooks1764300000000, EnableRowLevelSecurity1764500000000, AddDeliveryTraceContext1795300000100];

@@ -65,6 +65,10 @@ export class WebhookDeliveryEntity {
 
   @Column({ name: 'created_at', type: 'timestamptz', default: () => 'now()' })
   createdAt: Date;
+
+  /** W3C trace context of the consumed event (tracing on only); each attempt's span is its child. */
+  @Column({ name: 'trace_context', type: 'jsonb', nullable: true })
+  traceContext: { traceparent: string; tracestate?: string } | null;
 }
 
 /** Every attempt, for the delivery log (`GET .../deliveries`). */

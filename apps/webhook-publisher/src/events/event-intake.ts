@@ -1,5 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import { queryRows } from '@erp/database';
+import { activeTraceCarrier } from '@erp/observability';
 import { publisherOf } from '../publishers/publishers';
 
 /** NOTIFY channel that wakes delivery workers (delivered on commit, per database). */
@@ -39,25 +40,35 @@ export function orderingKeyOf(event: Pick<IncomingEvent, 'type' | 'subject'>): s
 export async function ingestEvent(manager: EntityManager, event: IncomingEvent): Promise<IntakeResult> {
   const publisher = publisherOf(event.type);
   if (!publisher) return { stored: false, deliveries: 0 };
-  const stored = await queryRows<{ seq: string }>(
+  // One statement (one round trip) for the event, its deliveries and the wake-up: at hundreds of
+  // events per second the round trips, not the work, were the intake's cost. The deliveries
+  // insert takes the event's `seq` from the first insert's RETURNING, so a redelivered event
+  // (the first insert does nothing) creates no deliveries; pg_notify is queued only when
+  // deliveries were created and is delivered by Postgres at commit.
+  const [result] = await queryRows<{ stored: number; deliveries: number }>(
     manager,
-    `INSERT INTO webhook_events (id, company_id, type, publisher, ordering_key, occurred_at, data)
-     VALUES ($1, $2, $3, $4, $5, $6::timestamptz, $7::jsonb)
-     ON CONFLICT (id) DO NOTHING
-     RETURNING seq::text`,
-    [event.id, event.companyId, event.type, publisher, orderingKeyOf(event), event.time, JSON.stringify(event.data)],
+    `WITH stored AS (
+       INSERT INTO webhook_events (id, company_id, type, publisher, ordering_key, occurred_at, data)
+       VALUES ($1, $2, $3, $4, $5, $6::timestamptz, $7::jsonb)
+       ON CONFLICT (id) DO NOTHING
+       RETURNING seq
+     ), created AS (
+       INSERT INTO webhook_deliveries (subscription_id, event_id, company_id, ordering_key, event_seq, trace_context)
+       SELECT s.id, $1, s.company_id, $5, stored.seq, $8::jsonb
+       FROM stored, webhook_subscriptions s
+       WHERE s.company_id = $2 AND s.publisher = $4 AND s.enabled AND $3 = ANY (s.event_types)
+       ON CONFLICT (subscription_id, event_id) DO NOTHING
+       RETURNING 1
+     )
+     SELECT (SELECT count(*) FROM stored)::int AS stored, (SELECT count(*) FROM created)::int AS deliveries,
+       (SELECT pg_notify($9, '') WHERE EXISTS (SELECT 1 FROM created)) AS notified`,
+    // With tracing on, the consumer's span (the active one) becomes the parent of every attempt.
+    [event.id, event.companyId, event.type, publisher, orderingKeyOf(event), event.time, JSON.stringify(event.data), traceContextJson(), DELIVERIES_CHANNEL],
   );
-  if (stored.length === 0) return { stored: false, deliveries: 0 };
-  const created = await queryRows<{ id: string }>(
-    manager,
-    `INSERT INTO webhook_deliveries (subscription_id, event_id, company_id, ordering_key, event_seq)
-     SELECT s.id, $1, s.company_id, $4, $5::bigint
-     FROM webhook_subscriptions s
-     WHERE s.company_id = $2 AND s.publisher = $3 AND s.enabled AND $6 = ANY (s.event_types)
-     ON CONFLICT (subscription_id, event_id) DO NOTHING
-     RETURNING id::text`,
-    [event.id, event.companyId, publisher, orderingKeyOf(event), stored[0].seq, event.type],
-  );
-  if (created.length > 0) await manager.query(`SELECT pg_notify($1, '')`, [DELIVERIES_CHANNEL]);
-  return { stored: true, deliveries: created.length };
+  return { stored: result.stored > 0, deliveries: result.deliveries };
+}
+
+function traceContextJson(): string | null {
+  const carrier = activeTraceCarrier();
+  return carrier ? JSON.stringify(carrier) : null;
 }
