@@ -2,16 +2,16 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { chromium, type Browser } from 'playwright-core';
-import { startSystem, type RunningSystem } from '@erp/dev';
-import { dropDatabase } from '@erp/database';
+import type { RunningSystem } from '@erp/dev';
+import { startTestSystem, type TestSystem } from '@erp/dev/testing';
 import type { OpenApiDoc } from '@erp/openapi';
-import { TestAuth, testDatabaseName, testDatabaseServerUrl, testKafkaBrokers, testTopicPrefix } from '@erp/testing';
+import { TestAuth } from '@erp/testing';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SCREENSHOT_DIR = join(__dirname, '../../../test-output');
 const auth = new TestAuth();
 let system: RunningSystem;
-const databases: string[] = [];
+let testSystem: TestSystem | undefined;
 
 type Operation = { summary?: string; parameters?: { name: string; in: string; required?: boolean }[]; responses: Record<string, { content?: Record<string, unknown> }> };
 
@@ -20,26 +20,12 @@ describe('API reference (OpenAPI and /docs)', () => {
   let merged: OpenApiDoc;
 
   beforeAll(async () => {
-    system = await startSystem({
-      databaseServerUrl: testDatabaseServerUrl(),
-      dataDir: '.data/e2e-unused',
-      gatewayPort: 0,
-      servicePorts: 'free',
-      keys: auth.keys,
-      quiet: true,
-      databaseName: (name) => {
-        const unique = testDatabaseName(`e2e_${name}`);
-        databases.push(unique);
-        return unique;
-      },
-      kafkaBrokers: testKafkaBrokers(),
-      env: { LOG_LEVEL: 'warn', KAFKA_TOPIC_PREFIX: testTopicPrefix('e2e-docs') },
-    });
+    testSystem = await startTestSystem('e2e_docs', { auth });
+    system = testSystem.system;
   }, 120_000);
 
   afterAll(async () => {
-    await system?.stop();
-    for (const name of databases) await dropDatabase(testDatabaseServerUrl(), name);
+    await testSystem?.stop();
   });
 
   it('serves each service its own OpenAPI 3.1 document without a token', async () => {

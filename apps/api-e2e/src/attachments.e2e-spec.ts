@@ -2,25 +2,17 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startSystem, type RunningSystem } from '@erp/dev';
-import { dropDatabase } from '@erp/database';
-import {
-  startTestS3Server,
-  TestAuth,
-  testDatabaseName,
-  testDatabaseServerUrl,
-  testKafkaBrokers,
-  testTopicPrefix,
-  type TestS3Server,
-} from '@erp/testing';
+import type { RunningSystem } from '@erp/dev';
+import { startTestSystem, type TestSystem } from '@erp/dev/testing';
+import { startTestS3Server, TestAuth, type TestS3Server } from '@erp/testing';
 
 const A = '1000001';
 const B = '2000002';
 const MIB = 1024 * 1024;
 const auth = new TestAuth();
 let system: RunningSystem;
+let testSystem: TestSystem | undefined;
 const statuses: Array<{ path: string; status: number }> = [];
-const databases: string[] = [];
 let storageDir: string | undefined;
 let s3: TestS3Server | undefined;
 // The service integration tests run both storage drivers; this suite runs the filesystem one,
@@ -119,33 +111,17 @@ describe(`supplier invoices and attachments through the api-gateway (${driver} s
       storageDir = await mkdtemp(join(tmpdir(), 'erp-e2e-attachments-'));
       storageEnv = { STORAGE_DRIVER: 'filesystem', STORAGE_DIR: storageDir };
     }
-    system = await startSystem({
-      databaseServerUrl: testDatabaseServerUrl(),
-      dataDir: '.data/e2e-unused',
-      gatewayPort: 0,
-      servicePorts: 'free',
-      keys: auth.keys,
-      quiet: true,
+    testSystem = await startTestSystem('e2e_at', {
       services: ['supplier-invoices-v1', 'attachments-v1'],
-      databaseName: (name) => {
-        const unique = testDatabaseName(`e2e_at_${name}`);
-        databases.push(unique);
-        return unique;
-      },
-      kafkaBrokers: testKafkaBrokers(),
-      env: {
-        LOG_LEVEL: 'warn',
-        KAFKA_TOPIC_PREFIX: testTopicPrefix('e2e-attachments'),
-        ATTACHMENT_MAX_BYTES: String(8 * MIB),
-        ...storageEnv,
-      },
+      env: { ATTACHMENT_MAX_BYTES: String(8 * MIB), ...storageEnv },
+      auth,
     });
+    system = testSystem.system;
   }, 120_000);
 
   afterAll(async () => {
     expect(statuses.filter((s) => s.status >= 500)).toEqual([]);
-    await system?.stop();
-    for (const name of databases) await dropDatabase(testDatabaseServerUrl(), name);
+    await testSystem?.stop();
     if (storageDir) await rm(storageDir, { recursive: true, force: true });
     await s3?.close();
   });
@@ -245,6 +221,35 @@ describe(`supplier invoices and attachments through the api-gateway (${driver} s
     const read = await invoiceWhen(invoice.referenceNumber, (i) => i.attachments.length >= 1);
     expect(read.attachments.map((a) => a.name)).toEqual(['ok.bin']);
   });
+
+  it('answers uploads refused before their body is read with the 4xx, never a reset, and keeps the connection usable', async () => {
+    // The service refuses an upload to an unknown invoice as soon as the headers arrive, while the
+    // client is still sending; through the gateway this used to surface as EPIPE/ECONNRESET.
+    const headers = await auth.headers({ company: A });
+    const outcomes: Record<string, number> = {};
+    const sizes = [64 * 1024, 512 * 1024, 2 * MIB, 8 * MIB];
+    for (let round = 0; round < 10; round++) {
+      await Promise.all(
+        sizes.flatMap((size) =>
+          [0, 1].map(async (copy) => {
+            const form = new FormData();
+            form.append('file', new Blob([Buffer.alloc(size, 1)]), 'early.bin');
+            let outcome: string;
+            try {
+              const response = await call(`/v1/supplierInvoice/9${round}${copy}${size}/Attachment`, { method: 'POST', headers, body: form });
+              await response.arrayBuffer();
+              outcome = String(response.status);
+            } catch (error) {
+              const cause = (error as { cause?: { code?: string } }).cause;
+              outcome = `network error ${cause?.code ?? (error as Error).message}`;
+            }
+            outcomes[outcome] = (outcomes[outcome] ?? 0) + 1;
+          }),
+        ),
+      );
+    }
+    expect(outcomes).toEqual({ '404': sizes.length * 2 * 10 });
+  }, 120_000);
 
   it('never leaks across companies: B cannot upload to A’s invoice or read A’s attachment, and A’s ids are 404 for B', async () => {
     const invoice = await createInvoice(A);

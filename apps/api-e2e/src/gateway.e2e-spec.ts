@@ -1,22 +1,15 @@
-import { Client } from 'pg';
-import { startSystem, type RunningSystem } from '@erp/dev';
-import { dropDatabase } from '@erp/database';
+import type { RunningSystem } from '@erp/dev';
+import { startTestSystem, type TestSystem } from '@erp/dev/testing';
 import { TOPICS } from '@erp/contracts';
-import {
-  TestAuth,
-  testDatabaseName,
-  testDatabaseServerUrl,
-  testKafkaBrokers,
-  testTopicPrefix,
-  TopicReader,
-} from '@erp/testing';
+import { TestAuth, testTopicPrefix, TopicReader } from '@erp/testing';
+import { insertCustomers } from './support/customers';
 
 const A = '1000001';
 const B = '2000002';
 const auth = new TestAuth();
 let system: RunningSystem;
+let testSystem: TestSystem | undefined;
 const statuses: number[] = [];
-const databases: string[] = [];
 const topicPrefix = testTopicPrefix('e2e');
 
 async function call(path: string, init: RequestInit = {}): Promise<Response> {
@@ -25,48 +18,18 @@ async function call(path: string, init: RequestInit = {}): Promise<Response> {
   return response;
 }
 
-async function insertCustomers(companyId: string, count: number, prefix: string): Promise<void> {
-  const sql = new Client({ connectionString: system.databaseUrls['customers-v1'] });
-  await sql.connect();
-  try {
-    await sql.query(
-      `INSERT INTO customers (company_id, number, name, status, created_at, last_modified_at)
-       SELECT $1, $2 || lpad(i::text, 5, '0'), 'Customer ' || i, 'Active', now(), now()
-       FROM generate_series(1, $3::int) AS i ORDER BY i`,
-      [companyId, prefix, count],
-    );
-  } finally {
-    await sql.end();
-  }
-}
-
 /** The real system: every service and the gateway as separate processes, as `npm start` runs them. */
 describe('the system through the api-gateway', () => {
   beforeAll(async () => {
-    const serverUrl = testDatabaseServerUrl();
-    system = await startSystem({
-      databaseServerUrl: serverUrl,
-      dataDir: '.data/e2e-unused',
-      gatewayPort: 0,
-      servicePorts: 'free',
-      keys: auth.keys,
-      quiet: true,
-      databaseName: (name) => {
-        const unique = testDatabaseName(`e2e_${name}`);
-        databases.push(unique);
-        return unique;
-      },
-      kafkaBrokers: testKafkaBrokers(),
-      env: { LOG_LEVEL: 'warn', KAFKA_TOPIC_PREFIX: topicPrefix },
-    });
-    await insertCustomers(A, 350, 'A');
-    await insertCustomers(B, 5, 'B');
+    testSystem = await startTestSystem('e2e', { env: { KAFKA_TOPIC_PREFIX: topicPrefix }, auth });
+    system = testSystem.system;
+    await insertCustomers(system.databaseUrls['customers-v1'], A, 350, 'A');
+    await insertCustomers(system.databaseUrls['customers-v1'], B, 5, 'B');
   }, 120_000);
 
   afterAll(async () => {
     expect(statuses.filter((s) => s >= 500 && s !== 503)).toEqual([]);
-    await system?.stop();
-    for (const name of databases) await dropDatabase(testDatabaseServerUrl(), name);
+    await testSystem?.stop();
   });
 
   it('pages a customer list through the gateway: 350 records at pageSize 100 in 100/100/100/50', async () => {

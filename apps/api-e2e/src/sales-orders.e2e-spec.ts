@@ -1,13 +1,13 @@
-import { startSystem, type RunningSystem } from '@erp/dev';
-import { dropDatabase } from '@erp/database';
-import { TestAuth, testDatabaseName, testDatabaseServerUrl, testKafkaBrokers, testTopicPrefix } from '@erp/testing';
+import type { RunningSystem } from '@erp/dev';
+import { startTestSystem, type TestSystem } from '@erp/dev/testing';
+import { TestAuth } from '@erp/testing';
 
 const A = '1000001';
 const B = '2000002';
 const auth = new TestAuth();
 let system: RunningSystem;
+let testSystem: TestSystem | undefined;
 const statuses: Array<{ path: string; status: number }> = [];
-const databases: string[] = [];
 
 async function call(path: string, init: RequestInit = {}): Promise<Response> {
   const response = await fetch(`${system.baseUrl}${path}`, init);
@@ -40,27 +40,13 @@ async function createOrderWhenCustomerKnown(company: string, body: unknown, time
  */
 describe('sales orders v3 through the api-gateway', () => {
   beforeAll(async () => {
-    system = await startSystem({
-      databaseServerUrl: testDatabaseServerUrl(),
-      dataDir: '.data/e2e-unused',
-      gatewayPort: 0,
-      servicePorts: 'free',
-      keys: auth.keys,
-      quiet: true,
-      databaseName: (name) => {
-        const unique = testDatabaseName(`e2e_so_${name}`);
-        databases.push(unique);
-        return unique;
-      },
-      kafkaBrokers: testKafkaBrokers(),
-      env: { LOG_LEVEL: 'warn', KAFKA_TOPIC_PREFIX: testTopicPrefix('e2e-sales-orders') },
-    });
+    testSystem = await startTestSystem('e2e_so', { auth });
+    system = testSystem.system;
   }, 120_000);
 
   afterAll(async () => {
     expect(statuses.filter((s) => s.status >= 500)).toEqual([]);
-    await system?.stop();
-    for (const name of databases) await dropDatabase(testDatabaseServerUrl(), name);
+    await testSystem?.stop();
   });
 
   it('creates a customer in v1, then creates, reads, lists, patches (with ETags) and deletes its order in v3', async () => {

@@ -1,28 +1,18 @@
 import { createHmac } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
-import { startSystem, startWebhookListener, type ListenedDelivery, type RunningSystem, type WebhookListener } from '@erp/dev';
-import { dropDatabase } from '@erp/database';
-import { TestAuth, testDatabaseName, testDatabaseServerUrl, testKafkaBrokers, testTopicPrefix } from '@erp/testing';
+import { startWebhookListener, type ListenedDelivery, type RunningSystem, type WebhookListener } from '@erp/dev';
+import { startTestSystem, type TestSystem } from '@erp/dev/testing';
+import { TestAuth, waitFor } from '@erp/testing';
 
 const A = '1000001';
 const auth = new TestAuth();
 let system: RunningSystem;
+let testSystem: TestSystem | undefined;
 let listener: WebhookListener | undefined;
-const databases: string[] = [];
 const deliveries: ListenedDelivery[] = [];
 
 async function v3Headers(company: string): Promise<Record<string, string>> {
   return { ...(await auth.headers({ company, applicationType: null })), 'content-type': 'application/json' };
-}
-
-async function waitFor<T>(find: () => T | undefined, what: string, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const found = find();
-    if (found !== undefined) return found;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 /**
@@ -32,28 +22,13 @@ async function waitFor<T>(find: () => T | undefined, what: string, timeoutMs = 3
  */
 describe('webhooks through the api-gateway', () => {
   beforeAll(async () => {
-    system = await startSystem({
-      databaseServerUrl: testDatabaseServerUrl(),
-      dataDir: '.data/e2e-unused',
-      gatewayPort: 0,
-      servicePorts: 'free',
-      keys: auth.keys,
-      quiet: true,
-      services: ['customers-v1', 'sales-orders-v3', 'webhook-publisher'],
-      databaseName: (name) => {
-        const unique = testDatabaseName(`e2e_wh_${name}`);
-        databases.push(unique);
-        return unique;
-      },
-      kafkaBrokers: testKafkaBrokers(),
-      env: { LOG_LEVEL: 'warn', KAFKA_TOPIC_PREFIX: testTopicPrefix('e2e-webhooks') },
-    });
+    testSystem = await startTestSystem('e2e_wh', { services: ['customers-v1', 'sales-orders-v3', 'webhook-publisher'], auth });
+    system = testSystem.system;
   }, 120_000);
 
   afterAll(async () => {
     await listener?.stop();
-    await system?.stop();
-    for (const name of databases) await dropDatabase(testDatabaseServerUrl(), name);
+    await testSystem?.stop();
   });
 
   it('delivers the SALESORDER_UPDATED of a PATCH, verifiable with standardwebhooks and by HMAC of the raw body', async () => {
@@ -94,7 +69,7 @@ describe('webhooks through the api-gateway', () => {
     expect(patched.status).toBe(200);
     const version = patched.headers.get('etag')!.replace(/"/g, '');
 
-    const update = await waitFor(() => deliveries.find((d) => d.body.type === 'SALESORDER_UPDATED'), 'the SALESORDER_UPDATED delivery');
+    const update = await waitFor(() => deliveries.find((d) => d.body.type === 'SALESORDER_UPDATED'), 'the SALESORDER_UPDATED delivery', 30_000);
     expect(update.verified).toBe(true);
     const headers = update.headers as Record<string, string>;
     expect(new Webhook(secret).verify(update.rawBody, headers)).toMatchObject({

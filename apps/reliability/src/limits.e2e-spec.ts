@@ -1,10 +1,33 @@
+import { createServer, type Server } from 'node:http';
 import { connect, type Socket } from 'node:net';
+import { Client } from 'pg';
 import { writeFigures } from './support/figures';
 import { A, B, type Harness, jsonHeaders, startHarness } from './support/system';
 
 const RATE_LIMIT = 40;
 const HEADERS_TIMEOUT_MS = 2_000;
 const REQUEST_TIMEOUT_MS = 4_000;
+const ATTACHMENT_MAX_BYTES = 1024 * 1024;
+const WEBHOOK_TIMEOUT_MS = 1_000;
+/** A company of its own for the upload and webhook cases, so the rate-limit case's budget is not shared. */
+const C = '3000003';
+
+/** Polls a SQL query on a service's database until it returns a row (no HTTP: the rate limit is low here). */
+async function waitForRow<T>(url: string, sql: string, params: unknown[], what: string, timeoutMs = 60_000): Promise<T> {
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const { rows } = await client.query(sql, params);
+      if (rows.length > 0) return rows[0] as T;
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  } finally {
+    await client.end();
+  }
+}
 
 /** Opens a connection and trickles `text` one byte every `everyMs`; resolves when the server ends it. */
 function trickle(baseUrl: string, text: string, everyMs: number, prefix = ''): { closed: Promise<{ afterMs: number; answer: string }>; socket: Socket } {
@@ -29,8 +52,8 @@ function trickle(baseUrl: string, text: string, everyMs: number, prefix = ''): {
 }
 
 /**
- * Limits, on a small system (gateway, customers-v1, sales-orders-v3) started with low limits so
- * they are reached quickly: per-company rate limit, body size, slow-loris headers and bodies.
+ * Limits, on the whole system started with low limits so they are reached quickly: per-company
+ * rate limit, body size, upload size, webhook delivery timeout, slow-loris headers and bodies.
  */
 describe('limits through the api-gateway', () => {
   let h: Harness;
@@ -41,6 +64,8 @@ describe('limits through the api-gateway', () => {
       RATE_LIMIT_PER_COMPANY_PER_MINUTE: String(RATE_LIMIT),
       HEADERS_TIMEOUT_MS: String(HEADERS_TIMEOUT_MS),
       REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS),
+      ATTACHMENT_MAX_BYTES: String(ATTACHMENT_MAX_BYTES),
+      WEBHOOKS_TIMEOUT_MS: String(WEBHOOK_TIMEOUT_MS),
     });
   }, 180_000);
 
@@ -99,6 +124,109 @@ describe('limits through the api-gateway', () => {
     const list = await h.call(`/v1/customer?name=${'x'.repeat(10)}`, { headers });
     expect(await list.json()).toEqual([]);
   });
+
+  it('refuses an upload over ATTACHMENT_MAX_BYTES with 413 while it streams, stores nothing, and accepts one at the limit', async () => {
+    const headers = await jsonHeaders(h, C);
+    const created = await h.call('/v1/customer', { method: 'POST', headers, body: JSON.stringify({ name: 'Upload limit', currencyId: 'NOK' }) });
+    expect(created.status).toBe(201);
+    const customerNumber = String(((await created.json()) as { number: string }).number);
+    const attachmentsDb = h.system.databaseUrls['attachments-v1'];
+    await waitForRow(attachmentsDb, 'SELECT 1 FROM attachment_owners WHERE company_id = $1 AND object_id = $2', [C, customerNumber], 'the owner to reach attachments');
+    const { 'content-type': _json, ...plain } = headers;
+    const upload = (bytes: number) => {
+      const form = new FormData();
+      form.append('file', new Blob([Buffer.alloc(bytes, 7)]), 'limit.bin');
+      return h.call(`/v1/customer/${customerNumber}/Attachment`, { method: 'POST', headers: plain, body: form });
+    };
+    const started = Date.now();
+    const tooBig = await upload(3 * ATTACHMENT_MAX_BYTES);
+    const refusedMs = Date.now() - started;
+    expect(tooBig.status).toBe(413);
+    expect(((await tooBig.json()) as Record<string, string>)['ExceptionFaultCode']).toBe('10401');
+    const sql = new Client({ connectionString: attachmentsDb });
+    await sql.connect();
+    try {
+      const counts = await sql.query<{ attachments: string; pending: string }>(
+        `SELECT (SELECT count(*) FROM attachments WHERE company_id = $1)::text AS attachments,
+                (SELECT count(*) FROM pending_uploads)::text AS pending`,
+        [C],
+      );
+      expect(counts.rows[0]).toEqual({ attachments: '0', pending: '0' });
+      const atLimit = await upload(ATTACHMENT_MAX_BYTES);
+      expect(atLimit.status).toBe(201);
+      await atLimit.arrayBuffer();
+      const after = await sql.query<{ n: string }>('SELECT count(*)::text AS n FROM attachments WHERE company_id = $1', [C]);
+      expect(after.rows[0].n).toBe('1');
+    } finally {
+      await sql.end();
+    }
+    figures['uploadLimit'] = { limitBytes: ATTACHMENT_MAX_BYTES, refusedBytes: 3 * ATTACHMENT_MAX_BYTES, refusedAfterMs: refusedMs };
+  }, 90_000);
+
+  it('gives up a webhook delivery to a receiver that never answers after WEBHOOKS_TIMEOUT_MS, while another receiver is served', async () => {
+    // One receiver accepts connections and never answers; the other answers at once.
+    const hanging: Server = createServer(() => undefined);
+    const received: string[] = [];
+    const healthy: Server = createServer((request, response) => {
+      received.push(String(request.headers['webhook-id']));
+      request.resume();
+      response.end();
+    });
+    const listen = (server: Server) =>
+      new Promise<string>((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as { port: number }).port}/hook`)));
+    const [hangingUrl, healthyUrl] = [await listen(hanging), await listen(healthy)];
+    try {
+      const manage = await jsonHeaders(h, C, 'webhooks:manage');
+      const subscribe = async (url: string) => {
+        const response = await h.call('/api/webhooks/subscriptions', {
+          method: 'POST',
+          headers: manage,
+          body: JSON.stringify({ publisher: 'vendor.net.erp.salesorderservice-publisher', eventTypes: ['SALESORDER_CREATED'], url }),
+        });
+        expect(response.status).toBe(201);
+        return String(((await response.json()) as { id: string }).id);
+      };
+      const hangingId = await subscribe(hangingUrl);
+      await subscribe(healthyUrl);
+      const headers = await jsonHeaders(h, C);
+      const customer = await h.call('/v1/customer', { method: 'POST', headers, body: JSON.stringify({ name: 'Webhook timeout', currencyId: 'NOK' }) });
+      const customerNumber = String(((await customer.json()) as { number: string }).number);
+      await waitForRow(
+        h.system.databaseUrls['sales-orders-v3'],
+        'SELECT 1 FROM customer_snapshots WHERE company_id = $1 AND customer_id = $2',
+        [C, customerNumber],
+        'the customer to reach sales orders',
+      );
+      const { 'ipp-application-type': _type, ...v3 } = headers;
+      const order = await h.call('/api/v3/SalesOrders', {
+        method: 'POST',
+        headers: v3,
+        body: JSON.stringify({ type: 'SO', customer: { id: customerNumber }, orderLines: [{ inventoryId: 'ITEM', quantity: 1, unitPrice: '1.00' }] }),
+      });
+      expect(order.status).toBe(201);
+      await order.arrayBuffer();
+      const attempt = await waitForRow<{ latency_ms: number; error: string; outcome: string; delivery_status: string }>(
+        h.system.databaseUrls['webhook-publisher'],
+        `SELECT a.latency_ms, a.error, a.outcome, d.status AS delivery_status
+           FROM webhook_delivery_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id
+          WHERE a.subscription_id = $1 ORDER BY a.attempted_at LIMIT 1`,
+        [hangingId],
+        'the attempt at the hanging receiver',
+      );
+      // The attempt failed; the delivery stays pending for its next retry.
+      expect(attempt.outcome).toBe('failed');
+      expect(attempt.delivery_status).toBe('pending');
+      expect(attempt.error).toBeTruthy();
+      expect(attempt.latency_ms).toBeGreaterThanOrEqual(WEBHOOK_TIMEOUT_MS - 50);
+      expect(attempt.latency_ms).toBeLessThan(WEBHOOK_TIMEOUT_MS + 5_000);
+      expect(received.length).toBeGreaterThanOrEqual(1);
+      figures['webhookTimeout'] = { timeoutMs: WEBHOOK_TIMEOUT_MS, attemptLatencyMs: attempt.latency_ms, error: attempt.error, retried: attempt.delivery_status === 'pending' };
+    } finally {
+      hanging.closeAllConnections();
+      await new Promise((resolve) => hanging.close(resolve));
+      await new Promise((resolve) => healthy.close(resolve));
+    }
+  }, 120_000);
 
   it.each([
     ['the gateway', () => h.system.baseUrl],

@@ -4,7 +4,8 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import { type FastifyError, type FastifyReply, type FastifyRequest, LogController } from 'fastify';
 import type { Logger } from 'pino';
 import { ApiError, ApiExceptionFilter, createValidationPipe, type ErrorFamily, errorFamilyForPath, renderError } from '@erp/errors';
-import { instrumentHttpMetrics, PinoNestLogger, requestIdFor } from '@erp/observability';
+import { instrumentHttpMetrics, instrumentHttpTracing, PinoNestLogger, requestIdFor } from '@erp/observability';
+import { clientErrorHandler } from './client-error';
 
 export interface ServiceAppOptions {
   logger: Logger;
@@ -85,12 +86,15 @@ export async function createServiceApp(
       void reply.status(rendered.status).headers(rendered.headers).header('x-request-id', String(request.id)).send(rendered.body);
     },
     return503OnClosing: true,
+    clientErrorHandler: clientErrorHandler(options.errorFamily),
   });
   const fastify = adapter.getInstance();
   fastify.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
   instrumentHttpMetrics(fastify);
+  // A server span per request when tracing is on (runService started it); nothing otherwise.
+  instrumentHttpTracing(fastify);
   // Once closing, a response that finishes a request still in flight closes its keep-alive
   // connection; otherwise the server would wait for the client's idle timeout before closing.
   let closing = false;

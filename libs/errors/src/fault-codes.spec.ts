@@ -30,6 +30,8 @@ describe('fault-code table', () => {
       PreconditionRequired: 428,
       PayloadTooLarge: 413,
       UnsupportedMediaType: 415,
+      HeadersTooLarge: 431,
+      RequestTimeout: 408,
       TooManyRequests: 429,
       ServiceUnavailable: 503,
       Internal: 500,

@@ -19,6 +19,8 @@ export const FAULTS = {
   PreconditionRequired: { status: 428, code: '10302', exceptionType: 'ConcurrencyException', title: 'Precondition required' },
   PayloadTooLarge: { status: 413, code: '10401', exceptionType: 'ValidationException', title: 'Payload too large' },
   UnsupportedMediaType: { status: 415, code: '10402', exceptionType: 'ValidationException', title: 'Unsupported media type' },
+  HeadersTooLarge: { status: 431, code: '10403', exceptionType: 'ValidationException', title: 'Request header fields too large' },
+  RequestTimeout: { status: 408, code: '10404', exceptionType: 'ValidationException', title: 'Request timeout' },
   TooManyRequests: { status: 429, code: '10501', exceptionType: 'RateLimitException', title: 'Too many requests' },
   ServiceUnavailable: { status: 503, code: '10601', exceptionType: 'ServiceUnavailableException', title: 'Service unavailable' },
   Internal: { status: 500, code: '19999', exceptionType: 'InternalServerException', title: 'Internal server error' },

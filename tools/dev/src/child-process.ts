@@ -15,7 +15,10 @@ export interface SpawnedProcess {
  * process fails.
  */
 export function spawnTs(name: string, entry: string, env: NodeJS.ProcessEnv, options: { quiet?: boolean } = {}): SpawnedProcess {
-  const child = spawn(process.execPath, ['-r', '@swc-node/register', join(REPO_ROOT, entry)], {
+  // ERP_NODE_ARGS: extra Node flags for every process started here, for flags NODE_OPTIONS refuses
+  // (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile a bench run; see BENCHMARKS.md).
+  const nodeArgs = (env['ERP_NODE_ARGS'] ?? process.env['ERP_NODE_ARGS'] ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, '-r', '@swc-node/register', join(REPO_ROOT, entry)], {
     cwd: REPO_ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -57,8 +60,12 @@ export async function runTs(name: string, entry: string, env: NodeJS.ProcessEnv)
   if (code !== 0) throw new Error(`${name} failed with exit code ${code}`);
 }
 
-/** Polls a URL until it answers 200 (a service's /health/ready), or fails after the timeout. */
-export async function waitForReady(url: string, proc: SpawnedProcess, timeoutMs = 60_000): Promise<void> {
+/**
+ * Polls a URL until it answers 200 (a service's /health/ready), or fails after the timeout. The
+ * default is generous: six services compiling and booting at once on a loaded 2-core machine took
+ * over a minute; a process that exits is reported at once anyway.
+ */
+export async function waitForReady(url: string, proc: SpawnedProcess, timeoutMs = 180_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let exitCode: number | null | undefined;
   void proc.exited.then((code) => (exitCode = code));

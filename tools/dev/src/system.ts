@@ -42,6 +42,12 @@ export interface RunningSystem {
   kafkaBrokers: string[];
   keys: DevKeyPair;
   processes: SpawnedProcess[];
+  /**
+   * Kills a running process by catalog name (a service or `api-gateway`; default SIGKILL, as a
+   * crash) and starts it again with the same port, environment and database, as a supervisor
+   * would; resolves with the new process once it is ready. For crash tests.
+   */
+  restart(name: string, options?: { signal?: NodeJS.Signals; readyTimeoutMs?: number }): Promise<SpawnedProcess>;
   stop(): Promise<void>;
 }
 
@@ -53,6 +59,8 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
   const log = options.log ?? (() => undefined);
   const keys = options.keys ?? loadOrCreateDevKeyPair(join(options.dataDir, 'dev-keys'));
   const processes: SpawnedProcess[] = [];
+  // How to start each process again (same entry, port and environment): see restart().
+  const launchers = new Map<string, { launch: () => SpawnedProcess; readyUrl: string }>();
   let embedded: EmbeddedPostgresHandle | undefined;
   let devBroker: KafkaDevBroker | undefined;
 
@@ -107,13 +115,16 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
       selected.map(async (service) => {
         const port = options.servicePorts === 'fixed' ? service.defaultPort : await freePort();
         const url = `http://127.0.0.1:${port}`;
-        const proc = spawnTs(service.name, `${service.dir}/src/main.ts`, {
-          ...commonEnv,
-          ...service.env,
-          PORT: String(port),
-          HOST: '127.0.0.1',
-          ...(service.database ? { DATABASE_URL: databaseUrls[service.name] } : {}),
-        }, { quiet: options.quiet });
+        const launch = () =>
+          spawnTs(service.name, `${service.dir}/src/main.ts`, {
+            ...commonEnv,
+            ...service.env,
+            PORT: String(port),
+            HOST: '127.0.0.1',
+            ...(service.database ? { DATABASE_URL: databaseUrls[service.name] } : {}),
+          }, { quiet: options.quiet });
+        launchers.set(service.name, { launch, readyUrl: `${url}/health/ready` });
+        const proc = launch();
         processes.push(proc);
         await waitForReady(`${url}/health/ready`, proc);
         serviceUrls[service.name] = url;
@@ -123,17 +134,32 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
     );
 
     const gatewayPort = options.gatewayPort === 0 ? await freePort() : options.gatewayPort;
-    const gateway = spawnTs(GATEWAY.name, `${GATEWAY.dir}/src/main.ts`, {
-      ...commonEnv,
-      ...gatewayEnv,
-      PORT: String(gatewayPort),
-      HOST: options.servicePorts === 'fixed' ? '0.0.0.0' : '127.0.0.1',
-    }, { quiet: options.quiet });
+    const launchGateway = () =>
+      spawnTs(GATEWAY.name, `${GATEWAY.dir}/src/main.ts`, {
+        ...commonEnv,
+        ...gatewayEnv,
+        PORT: String(gatewayPort),
+        HOST: options.servicePorts === 'fixed' ? '0.0.0.0' : '127.0.0.1',
+      }, { quiet: options.quiet });
+    const gateway = launchGateway();
     processes.push(gateway);
     const baseUrl = `http://127.0.0.1:${gatewayPort}`;
+    launchers.set(GATEWAY.name, { launch: launchGateway, readyUrl: `${baseUrl}/health/ready` });
     await waitForReady(`${baseUrl}/health/ready`, gateway);
     serviceUrls[GATEWAY.name] = baseUrl;
-    return { baseUrl, serviceUrls, databaseUrls, kafkaBrokers, keys, processes, stop };
+
+    const restart = async (name: string, { signal = 'SIGKILL', readyTimeoutMs }: { signal?: NodeJS.Signals; readyTimeoutMs?: number } = {}) => {
+      const launcher = launchers.get(name);
+      const index = processes.findIndex((proc) => proc.name === name);
+      if (!launcher || index < 0) throw new Error(`no process named ${name} in this system`);
+      await processes[index].stop(signal);
+      // Same slot in the list, so stop() keeps its order (gateway first).
+      const proc = launcher.launch();
+      processes[index] = proc;
+      await waitForReady(launcher.readyUrl, proc, readyTimeoutMs);
+      return proc;
+    };
+    return { baseUrl, serviceUrls, databaseUrls, kafkaBrokers, keys, processes, restart, stop };
   } catch (err) {
     await stop();
     throw err;

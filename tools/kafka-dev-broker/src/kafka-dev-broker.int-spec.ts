@@ -225,6 +225,28 @@ describe('kafka-dev-broker with a kafkajs producer, consumer and admin', () => {
     ]);
   });
 
+  it('keeps committed offsets across stop({ keepState }) and restart: a running consumer resumes without rereading', async () => {
+    const broker = await resources.broker();
+    const kafka = resources.kafka(broker, 'outage', { retry: { initialRetryTime: 100, retries: 30 } });
+    const producer = await resources.producer(kafka, { idempotent: true });
+    const admin = await resources.admin(kafka);
+    const received: ReceivedMessage[] = [];
+    await resources.consumer(kafka, 'reader', { groupId: 'outage-readers', topic: 'outage', received });
+    await producer.send({ topic: 'outage', messages: [{ partition: 0, value: 'before' }] });
+    await waitFor('the first message, committed', async () => (await committedTotal(admin, 'outage-readers', 'outage')) === 1);
+
+    await broker.stop({ keepState: true });
+    await sleep(1_000); // the consumer's fetches and heartbeats fail meanwhile
+    await broker.restart();
+    await producer.send({ topic: 'outage', messages: [{ partition: 0, value: 'after' }] });
+
+    await waitFor('the message sent after the restart', () => received.some((m) => m.value?.toString() === 'after'), 30_000);
+    // The committed 'before' is never read again. 'after' may be: a rebalance while the group
+    // settles after the restart can redeliver a message not yet committed (at-least-once).
+    expect(received.filter((m) => m.value?.toString() === 'before').map((m) => m.offset)).toEqual(['0']);
+    expect([...new Set(received.map(({ offset, value }) => `${offset}:${value?.toString()}`))]).toEqual(['0:before', '1:after']);
+  }, 60_000);
+
   it('starts empty after a stop without keepState', async () => {
     const broker = await resources.broker();
     const kafka = resources.kafka(broker, 'reset');

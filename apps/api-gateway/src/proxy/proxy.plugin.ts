@@ -1,8 +1,10 @@
+import { PassThrough } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
 import replyFrom from '@fastify/reply-from';
 import { type AuthContext, authenticateRequest, scopeForMethod, type TokenVerifier } from '@erp/auth';
 import { ApiError, errorFamilyForPath, renderError, ServiceUnavailableError, toApiError } from '@erp/errors';
+import { ERP_ATTRIBUTES, requestSpan, traceHeadersFor } from '@erp/observability';
 import { type ResolvedRoute, resolveRoute, type UpstreamUrls } from './routes';
 
 export interface ProxyPluginOptions {
@@ -52,7 +54,11 @@ export async function proxyPlugin(fastify: FastifyInstance, options: ProxyPlugin
     disableRequestLogging: true,
   });
   fastify.removeAllContentTypeParsers();
-  fastify.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
+  // The body streams to the service through a PassThrough rather than as the request itself: when
+  // the upstream request ends early (the service answered before reading it all), undici destroys
+  // the stream it was given, and destroying the request would reset the client's connection
+  // before it reads the answer. pipe() does not pass that destruction back to the request.
+  fastify.addContentTypeParser('*', (_request, payload, done) => done(null, payload.pipe(new PassThrough())));
   fastify.setErrorHandler((err, request, reply) => sendError(request, reply, err));
 
   // Route and authenticate before anything else (rate limiting is keyed by the verified company).
@@ -67,6 +73,7 @@ export async function proxyPlugin(fastify: FastifyInstance, options: ProxyPlugin
       requiredScope: route.rule.scope ?? scopeForMethod(request.method),
     });
     request.log = request.log.child({ companyId: auth.companyId, upstream: route.rule.upstream });
+    requestSpan(request)?.setAttribute(ERP_ATTRIBUTES.companyId, auth.companyId);
     proxied.set(request, { route, auth });
   });
 
@@ -92,12 +99,50 @@ export async function proxyPlugin(fastify: FastifyInstance, options: ProxyPlugin
     if (!known) throw new ApiError('RouteNotFound', 'No resource exists at this path');
     const { route } = known;
 
+    drainBodyAfterAnswer(request, reply);
     return reply.from(`${route.baseUrl}${request.url}`, {
-      rewriteRequestHeaders: (_req, headers) => ({ ...headers, 'x-request-id': String(request.id) }),
+      // With tracing on, the service's span becomes a child of this request's gateway span.
+      rewriteRequestHeaders: (_req, headers) => ({ ...headers, ...traceHeadersFor(request), 'x-request-id': String(request.id) }),
       onError: (errorReply, { error }) => {
         request.log.warn({ err: error, upstream: route.rule.upstream }, 'upstream unavailable');
         sendError(request, errorReply as FastifyReply, new ServiceUnavailableError('The service behind this path is unavailable; retry later', 2));
       },
+      onResponse: (_request, proxyReply, upstream) => {
+        // reply-from asks to close a connection whose request body has not fully arrived; the body
+        // is drained instead (drainBodyAfterAnswer), so the client can finish and read the answer.
+        if (!request.raw.complete) (proxyReply as FastifyReply).removeHeader('connection');
+        void proxyReply.send(upstream.stream);
+      },
     });
+  });
+}
+
+/** How much of a request body is still read (and dropped) after an early answer before the connection is cut. */
+export const MAX_DRAIN_AFTER_ANSWER_BYTES = 16 * 1024 * 1024;
+
+/**
+ * An answer can leave before the whole request body arrived: the service refused an upload as soon
+ * as its headers were read (404, 413, 415), or the service was unreachable (503). Closing the
+ * connection then, or leaving the body paused, made the client, still sending, see EPIPE, a reset
+ * or a hang instead of the answer. So once the answer is out, the rest of the body keeps flowing
+ * (to the service if it still reads it, otherwise here) and is dropped, up to
+ * MAX_DRAIN_AFTER_ANSWER_BYTES, past which the connection is cut.
+ */
+function drainBodyAfterAnswer(request: FastifyRequest, reply: FastifyReply): void {
+  const body = request.raw;
+  reply.raw.once('finish', () => {
+    if (body.complete || body.destroyed) return;
+    let drained = 0;
+    const count = (chunk: Buffer) => {
+      drained += chunk.length;
+      if (drained > MAX_DRAIN_AFTER_ANSWER_BYTES) {
+        body.off('data', count);
+        body.socket.destroy();
+      }
+    };
+    body.on('data', count);
+    body.once('end', () => body.off('data', count));
+    // If the upstream stopped reading, pipe() has let go of the body and it sits paused.
+    body.resume();
   });
 }

@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
+import { runAsService } from '@erp/database';
 import { OBJECT_STORAGE, type ObjectStorage } from '../storage/object-storage';
 
 export const ORPHAN_SWEEPER_SETTINGS = Symbol('ORPHAN_SWEEPER_SETTINGS');
@@ -48,8 +49,16 @@ export class OrphanSweeper implements OnModuleInit, OnApplicationShutdown {
     await this.running;
   }
 
-  /** Deletes abandoned uploads older than `maxAgeMinutes` (default: the configured age); returns how many. */
-  async sweep(maxAgeMinutes = this.settings.maxAgeMinutes): Promise<number> {
+  /**
+   * Deletes abandoned uploads older than `maxAgeMinutes` (default: the configured age); returns how
+   * many. Background work across companies: it runs as the service itself, never in the scope
+   * (and row-level security) of whatever request might have triggered it.
+   */
+  sweep(maxAgeMinutes = this.settings.maxAgeMinutes): Promise<number> {
+    return runAsService(() => this.sweepAll(maxAgeMinutes));
+  }
+
+  private async sweepAll(maxAgeMinutes: number): Promise<number> {
     let total = 0;
     for (;;) {
       const swept = await this.db.transaction(async (tx) => {

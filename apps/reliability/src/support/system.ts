@@ -1,7 +1,7 @@
 import { Client } from 'pg';
-import { startSystem, type RunningSystem } from '@erp/dev';
-import { dropDatabase } from '@erp/database';
-import { TestAuth, testDatabaseName, testDatabaseServerUrl, testKafkaBrokers, testTopicPrefix } from '@erp/testing';
+import type { RunningSystem } from '@erp/dev';
+import { startTestSystem } from '@erp/dev/testing';
+import type { TestAuth } from '@erp/testing';
 
 export const A = '1000001';
 export const B = '2000002';
@@ -23,38 +23,14 @@ export interface Harness {
 
 /** The whole system (every service, the gateway) as real processes on fresh test databases. */
 export async function startHarness(label: string, env: Record<string, string> = {}): Promise<Harness> {
-  const auth = new TestAuth();
-  const databases: string[] = [];
-  const system = await startSystem({
-    databaseServerUrl: testDatabaseServerUrl(),
-    dataDir: '.data/e2e-unused',
-    gatewayPort: 0,
-    servicePorts: 'free',
-    keys: auth.keys,
-    quiet: true,
-    databaseName: (name) => {
-      const unique = testDatabaseName(`rel_${label}_${name}`);
-      databases.push(unique);
-      return unique;
-    },
-    kafkaBrokers: testKafkaBrokers(),
-    env: {
-      LOG_LEVEL: 'error',
-      LOG_REQUESTS: 'off',
-      KAFKA_TOPIC_PREFIX: testTopicPrefix(`rel-${label}`),
-      WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true',
-      ...env,
-    },
+  const { system, auth, stop } = await startTestSystem(`rel_${label}`, {
+    env: { LOG_LEVEL: 'error', LOG_REQUESTS: 'off', WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true', ...env },
   });
   const statuses: Harness['statuses'] = [];
   const call = async (path: string, init: RequestInit = {}): Promise<Response> => {
     const response = await fetch(`${system.baseUrl}${path}`, { ...init, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
     statuses.push({ method: init.method ?? 'GET', path, status: response.status });
     return response;
-  };
-  const stop = async () => {
-    await system.stop();
-    for (const name of databases) await dropDatabase(testDatabaseServerUrl(), name);
   };
   return { system, auth, call, statuses, stop };
 }

@@ -1,0 +1,69 @@
+import { dropDatabase } from '@erp/database';
+import { TestAuth, testDatabaseName, testDatabaseServerUrl, testKafkaBrokers, testTopicPrefix } from '@erp/testing';
+import { startSystem, type RunningSystem, type SystemOptions } from './system';
+
+export interface TestSystemOptions {
+  /** Extra environment for every process (merged over the test defaults below). */
+  env?: Record<string, string>;
+  /** Start only these services (catalog names). Default: all. */
+  services?: string[];
+  /** Key pair to sign tokens with. Default: a fresh TestAuth's. */
+  auth?: TestAuth;
+  /** A PostgreSQL server of the suite's own (e.g. one it stops and starts). Default: the run's shared test server. */
+  databaseServerUrl?: string;
+  /** A Kafka of the suite's own (e.g. a dev broker it stops and starts). Default: the run's shared test broker. */
+  kafkaBrokers?: string[];
+}
+
+export interface TestSystem {
+  system: RunningSystem;
+  auth: TestAuth;
+  /** Stops every process, then drops the test databases this system created. */
+  stop(): Promise<void>;
+}
+
+/**
+ * The whole system as real processes for an end-to-end or reliability suite: fresh, uniquely named
+ * test databases on the test PostgreSQL server, the test Kafka, free ports and a topic prefix of its
+ * own, so suites running side by side never see each other. Kept apart from the `@erp/dev` index so
+ * `npm start` never loads the test fixtures.
+ */
+export async function startTestSystem(label: string, options: TestSystemOptions = {}): Promise<TestSystem> {
+  const auth = options.auth ?? new TestAuth();
+  const serverUrl = options.databaseServerUrl ?? testDatabaseServerUrl();
+  const databases: string[] = [];
+  const systemOptions: SystemOptions = {
+    databaseServerUrl: serverUrl,
+    dataDir: '.data/e2e-unused',
+    gatewayPort: 0,
+    servicePorts: 'free',
+    keys: auth.keys,
+    quiet: true,
+    ...(options.services ? { services: options.services } : {}),
+    databaseName: (name) => {
+      const unique = testDatabaseName(`${label}_${name}`);
+      databases.push(unique);
+      return unique;
+    },
+    kafkaBrokers: options.kafkaBrokers ?? testKafkaBrokers(),
+    env: { LOG_LEVEL: 'warn', KAFKA_TOPIC_PREFIX: testTopicPrefix(label), ...options.env },
+  };
+  const dropAll = async () => {
+    for (const name of databases) await dropDatabase(serverUrl, name);
+  };
+  let system: RunningSystem;
+  try {
+    system = await startSystem(systemOptions);
+  } catch (error) {
+    await dropAll();
+    throw error;
+  }
+  return {
+    system,
+    auth,
+    stop: async () => {
+      await system.stop();
+      await dropAll();
+    },
+  };
+}
