@@ -1,0 +1,32 @@
+import type { components, operations } from './generated/openapi';
+
+/** The named schemas of the merged OpenAPI document (generated). */
+export type Schemas = components['schemas'];
+
+/** Query parameters of an operation, without the paging ones the iterators set. */
+type ListFilters<Op extends keyof operations, Paging extends string> = Omit<NonNullable<operations[Op]['parameters']['query']>, Paging>;
+/** A v1 filter may also be given as a Date (sent as the v1 timestamp, UTC without zone). */
+type WithDates<T> = { [K in keyof T]?: K extends `${string}DateTime` ? T[K] | Date : T[K] };
+
+export type Customer = Schemas['Customer'];
+export type CustomerCreate = Schemas['CustomerCreate'];
+export type CustomerUpdate = Schemas['CustomerUpdate'];
+export type CustomerFilters = WithDates<ListFilters<'Customers_list', 'pageSize' | 'pageNumber'>>;
+
+export type SupplierInvoice = Schemas['SupplierInvoice'];
+export type SupplierInvoiceCreate = Schemas['SupplierInvoiceCreate'];
+export type SupplierInvoiceUpdate = Schemas['SupplierInvoiceUpdate'];
+export type SupplierInvoiceFilters = WithDates<ListFilters<'SupplierInvoices_list', 'pageSize' | 'pageNumber'>>;
+
+export type SalesOrder = Schemas['SalesOrder'];
+export type SalesOrderSummary = Schemas['SalesOrderSummary'];
+export type SalesOrderCreate = Schemas['SalesOrderCreate'];
+export type SalesOrderPatch = Schemas['SalesOrderPatch'];
+export type SalesOrderLine = Schemas['SalesOrderLine'];
+export type SalesOrderType = 'SO' | 'QT' | 'IN' | 'CM';
+export type SalesOrderExpand = 'lines' | 'customer' | 'billing' | 'shipping' | 'payment' | 'note' | 'attachments' | 'all';
+/** List query of `GET /api/v3/SalesOrders` without paging and expand (the helpers take those apart). */
+export type SalesOrderQuery = Omit<NonNullable<operations['SalesOrders_listAll']['parameters']['query']>, 'pageIndex' | 'pageSize' | 'expand'>;
+
+export type AttachmentCreated = Schemas['AttachmentCreated'];
+export type AttachmentContent = Schemas['AttachmentContent'];

@@ -1,0 +1,26 @@
+import type { Readable } from 'node:stream';
+import type { ApiRecord } from './format/values';
+
+/** What a list run reports after each page: the records received so far and the current total. */
+export interface PageProgress {
+  received: number;
+  totalCount?: number;
+}
+
+/**
+ * The calls the commands make. Backed by `@erp/client` (see erp-client-api.ts); kept as a small
+ * interface so the commands read as what they do and the adapter is the one place that knows the SDK.
+ */
+export interface CliApi {
+  get(path: string, query?: Record<string, string>): Promise<ApiRecord>;
+  /** Every record of a v1 list (the client keeps pageSize and filters constant across the run). */
+  listV1(path: string, options: { filters: Record<string, string>; pageSize?: number; onPage?(page: PageProgress): void }): AsyncIterable<ApiRecord>;
+  /** Every record of a v3 list, following `nextPage`. */
+  listV3(path: string, query: Record<string, string>, options: { onPage?(page: PageProgress): void }): AsyncIterable<ApiRecord>;
+  upload(
+    owner: { type: 'customer' | 'supplierInvoice'; id: string },
+    file: { fileName: string; data: Readable; contentType?: string; onProgress?(bytes: number): void },
+  ): Promise<ApiRecord>;
+  /** The attachment's decoded bytes as a stream, and its size when the API told it. */
+  download(id: string): Promise<{ stream: Readable; size?: number }>;
+}

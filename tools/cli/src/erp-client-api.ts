@@ -1,0 +1,36 @@
+import { CLIENT_VERSION, ErpClient } from '@erp/client';
+import type { CliApi } from './api';
+import type { ApiConfig } from './config';
+import type { ApiRecord } from './format/values';
+
+/** The CLI's calls on `@erp/client`: the only file that knows the SDK's shape. */
+export function createCliApi(config: ApiConfig): CliApi {
+  const client = new ErpClient({
+    baseUrl: config.baseUrl,
+    token: config.token,
+    companyId: config.companyId,
+    // What the API logs for these calls (ipp-application-type) and sees as the user agent.
+    applicationType: 'erp-cli',
+    userAgent: `erp-cli (@erp/client/${CLIENT_VERSION})`,
+  });
+  return {
+    async get(path, query) {
+      return (await client.request('GET', path, { query })).data as ApiRecord;
+    },
+    listV1(path, { filters, pageSize, onPage }) {
+      return client.v1.list<ApiRecord>(path, { filters, pageSize, onPage: (page) => onPage?.({ received: page.received, totalCount: page.totalCount }) });
+    },
+    listV3(path, query, { onPage }) {
+      return client.v3.list<ApiRecord>(path, query, { onPage: (page) => onPage?.({ received: page.received, totalCount: page.totalCount }) });
+    },
+    async upload(owner, file) {
+      return (await client.attachments.upload(owner, file)) as unknown as ApiRecord;
+    },
+    async download(id) {
+      // `open` (not `downloadStream`): a 404 or 401 arrives before any output file is created, and
+      // the size (Content-Length) gives the progress bar its total.
+      const { stream, size } = await client.attachments.open(id);
+      return { stream, size };
+    },
+  };
+}

@@ -1,0 +1,67 @@
+import { CliError } from './cli-error';
+import { ExitCode } from './exit-codes';
+
+/** How one CLI resource name maps onto the API: family (paging rules), paths and default columns. */
+export interface ResourceSpec {
+  name: string;
+  family: 'v1' | 'v3';
+  listPath: string;
+  /** The record's path for `get`; throws a usage error for an id of the wrong shape. */
+  itemPath(id: string): string;
+  /** Columns (dot paths) of `list --output table`. */
+  tableColumns: string[];
+}
+
+const encode = encodeURIComponent;
+
+export const RESOURCES: Record<string, ResourceSpec> = {
+  customers: {
+    name: 'customers',
+    family: 'v1',
+    listPath: '/v1/customer',
+    itemPath: (id) => `/v1/customer/${encode(id)}`,
+    tableColumns: ['number', 'name', 'status', 'mainAddress.city', 'mainAddress.country.id', 'currencyId', 'lastModifiedDateTime'],
+  },
+  'supplier-invoices': {
+    name: 'supplier-invoices',
+    family: 'v1',
+    listPath: '/v1/supplierInvoice',
+    itemPath: (id) => `/v1/supplierInvoice/${encode(id)}`,
+    tableColumns: ['referenceNumber', 'documentType', 'status', 'supplier.number', 'supplier.name', 'date', 'dueDate', 'amount', 'balance', 'currencyId'],
+  },
+  'sales-orders': {
+    name: 'sales-orders',
+    family: 'v3',
+    listPath: '/api/v3/SalesOrders',
+    // Orders are numbered per type, so the id names both: SO/000123 (or SO-000123).
+    itemPath: (id) => {
+      const match = /^([A-Za-z]{2})[/-]([^/]+)$/.exec(id);
+      if (!match) throw new CliError(ExitCode.Usage, `a sales order id is <type>/<orderId>, e.g. SO/000123 (got "${id}")`);
+      return `/api/v3/SalesOrders/${encode(match[1].toUpperCase())}/${encode(match[2])}`;
+    },
+    tableColumns: ['type', 'orderId', 'status', 'date', 'customerId', 'customerName', 'orderTotal', 'currency', 'lastModified'],
+  },
+};
+
+export const RESOURCE_NAMES = Object.keys(RESOURCES);
+
+export function resourceSpec(name: string): ResourceSpec {
+  const spec = RESOURCES[name];
+  if (!spec) throw new CliError(ExitCode.Usage, `unknown resource "${name}" (one of: ${RESOURCE_NAMES.join(', ')})`);
+  return spec;
+}
+
+/** Attachment owners: the CLI's names and the API's endpoint names. */
+export const ATTACHMENT_OWNERS: Record<string, 'customer' | 'supplierInvoice'> = {
+  customer: 'customer',
+  customers: 'customer',
+  'supplier-invoice': 'supplierInvoice',
+  'supplier-invoices': 'supplierInvoice',
+  supplierInvoice: 'supplierInvoice',
+};
+
+export function attachmentOwner(name: string): 'customer' | 'supplierInvoice' {
+  const owner = ATTACHMENT_OWNERS[name];
+  if (!owner) throw new CliError(ExitCode.Usage, `unknown attachment owner type "${name}" (customer or supplier-invoice)`);
+  return owner;
+}
