@@ -13,26 +13,25 @@
  *
  *   npm run bench:attachments -- [--size-mib=200] [--driver=filesystem|s3] [--max-growth-mib=64] [--out=file.json]
  */
-import { createHash, randomBytes, type Hash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { Readable } from 'node:stream';
 import { Client } from 'pg';
 import { generateDevKeyPair, signDevToken } from '@erp/auth';
 import { dropDatabase, ensureDatabase, freePort, startEmbeddedPostgres, type EmbeddedPostgresHandle } from '@erp/database';
 import { runTs, spawnTs, waitForReady, type SpawnedProcess } from '@erp/dev';
 import { type KafkaDevBroker, startKafkaDevBroker } from '@erp/kafka-dev-broker';
 import { startTestS3Server, type TestS3Server } from '@erp/testing';
+import { download, fileChunks, upload } from './attachments/transfer';
 import { sampleMemory } from './framework/process-memory';
 
 const COMPANY = '7000001';
 const INVOICE = 'BENCH-1';
+const INVOICE_PATH = `/v1/supplierInvoice/${INVOICE}/Attachment`;
 const MIB = 1024 * 1024;
-const CHUNK = 256 * 1024;
 
 export interface AttachmentsBenchOptions {
   sizeMiB: number;
@@ -70,96 +69,6 @@ function parseOptions(argv: string[]): AttachmentsBenchOptions {
     maxGrowthMiB: Number(get('max-growth-mib') ?? 64),
     out: get('out'),
   };
-}
-
-/**
- * The file: `size` pseudo-random bytes made 256 KiB at a time (a fresh random block XORed with a
- * counter, so it never repeats), hashed as they are produced.
- */
-function* fileChunks(size: number, hash: Hash): Generator<Buffer> {
-  const block = randomBytes(CHUNK);
-  for (let sent = 0, n = 0; sent < size; n++) {
-    const length = Math.min(CHUNK, size - sent);
-    const chunk = Buffer.allocUnsafe(length);
-    for (let i = 0; i < length; i += 4) chunk.writeUInt32LE((block.readUInt32LE(i) ^ (n * 2654435761)) >>> 0, i);
-    hash.update(chunk);
-    sent += length;
-    yield chunk;
-  }
-}
-
-/** Uploads `size` bytes as one multipart file part over a chunked request; resolves with the answer. */
-function upload(baseUrl: string, headers: Record<string, string>, size: number, hash: Hash): Promise<{ status: number; body: string }> {
-  const boundary = `----bench-${randomBytes(8).toString('hex')}`;
-  const body = Readable.from(
-    (function* () {
-      yield Buffer.from(
-        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="large.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`,
-      );
-      yield* fileChunks(size, hash);
-      yield Buffer.from(`\r\n--${boundary}--\r\n`);
-    })(),
-  );
-  return new Promise((resolve, reject) => {
-    const req = request(
-      `${baseUrl}/v1/supplierInvoice/${INVOICE}/Attachment`,
-      { method: 'POST', headers: { ...headers, 'content-type': `multipart/form-data; boundary=${boundary}` } },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => (text += chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
-      },
-    );
-    req.on('error', reject);
-    body.pipe(req);
-  });
-}
-
-/**
- * Downloads one representation as it streams, hashing the file's bytes: raw as they come, Base64
- * decoded on the fly (carrying the 0-3 characters of an incomplete group), JSON after its prefix.
- */
-async function download(url: string, headers: Record<string, string>, kind: 'raw' | 'base64' | 'json'): Promise<{ bytes: number; sha256: string }> {
-  const response = await fetch(url, { headers });
-  if (response.status !== 200 || !response.body) throw new Error(`GET ${url} answered ${response.status}`);
-  const hash = createHash('sha256');
-  let bytes = 0;
-  let carry = '';
-  let inContent = kind !== 'json';
-  let done = false;
-  const decoder = new TextDecoder('latin1');
-  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-    bytes += chunk.byteLength;
-    if (kind === 'raw') {
-      hash.update(chunk);
-      continue;
-    }
-    let text = carry + decoder.decode(chunk, { stream: true });
-    if (!inContent) {
-      const start = text.indexOf('"content":"');
-      if (start < 0) {
-        carry = text;
-        continue;
-      }
-      text = text.slice(start + '"content":"'.length);
-      inContent = true;
-    }
-    if (kind === 'json' && !done) {
-      const end = text.indexOf('"');
-      if (end >= 0) {
-        text = text.slice(0, end);
-        done = true;
-      }
-    } else if (done) {
-      continue;
-    }
-    const whole = text.length - (text.length % 4);
-    hash.update(Buffer.from(text.slice(0, whole), 'base64'));
-    carry = text.slice(whole);
-  }
-  if (carry) hash.update(Buffer.from(carry, 'base64'));
-  return { bytes, sha256: hash.digest('hex') };
 }
 
 export interface AttachmentsBenchReport {
@@ -233,7 +142,7 @@ export async function runAttachmentsMemoryBench(options: AttachmentsBenchOptions
     const headers = { authorization: `Bearer ${token}`, 'ipp-company-id': COMPANY, 'ipp-application-type': 'bench' };
 
     // Warm-up: every code path once with a small file (JIT, pools, S3 client, storage directories).
-    const warm = await upload(baseUrl, headers, 2 * MIB, createHash('sha256'));
+    const warm = await upload(baseUrl, INVOICE_PATH, headers, fileChunks(2 * MIB, createHash('sha256')));
     if (warm.status !== 201) throw new Error(`warm-up upload answered ${warm.status}: ${warm.body}`);
     const warmId = (JSON.parse(warm.body) as { id: string }).id;
     for (const [kind, accept] of [['raw', 'application/octet-stream'], ['base64', 'text/plain'], ['json', 'application/json']] as const) {
@@ -268,7 +177,7 @@ export async function runAttachmentsMemoryBench(options: AttachmentsBenchOptions
     let id = '';
     let expected = '';
     await phase('upload (multipart, streamed to storage)', async () => {
-      const answer = await upload(baseUrl, headers, size, uploadHash);
+      const answer = await upload(baseUrl, INVOICE_PATH, headers, fileChunks(size, uploadHash));
       if (answer.status !== 201) throw new Error(`upload answered ${answer.status}: ${answer.body}`);
       const body = JSON.parse(answer.body) as { id: string; size: number; sha256: string };
       expected = uploadHash.digest('hex');

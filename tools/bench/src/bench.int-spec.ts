@@ -5,12 +5,20 @@ import { dropDatabase } from '@erp/database';
 import type { RunningSystem } from '@erp/dev';
 import { testDatabaseName, testDatabaseServerUrl, testKafkaBrokers } from '@erp/testing';
 import { createCustomersBaseline } from './baseline/customers-baseline';
+import { createSalesOrdersBaseline } from './baseline/sales-orders-baseline';
 import { loadCustomers } from './data/customers.generator';
+import { loadSalesOrders } from './data/sales-orders.generator';
 import { markdownReport } from './framework/report';
 import { runScenarios, startBenchSystem } from './framework/run-bench';
+import type { LoadSettings } from './framework/scenario';
+import { attachmentsScenario } from './scenarios/attachments.scenario';
 import { customersListScenario } from './scenarios/customers-list.scenario';
+import { mixedScenario } from './scenarios/mixed.scenario';
+import { salesOrdersExpandScenario } from './scenarios/sales-orders-expand.scenario';
 
 const COMPANY = 'bench-body-check';
+const SCENARIOS = [customersListScenario, salesOrdersExpandScenario, mixedScenario, attachmentsScenario];
+const TINY: LoadSettings = { connections: 4, durationSeconds: 2, warmupSeconds: 0, rounds: 1 };
 let system: RunningSystem;
 const databases: string[] = [];
 
@@ -25,8 +33,8 @@ describe('tools/bench against the real system', () => {
         return unique;
       },
       kafkaBrokers: testKafkaBrokers(),
-      services: customersListScenario.services,
-      systemEnv: { LOG_LEVEL: 'warn' },
+      services: [...new Set(SCENARIOS.flatMap((x) => x.services))],
+      systemEnv: { ...attachmentsScenario.systemEnv, LOG_LEVEL: 'warn' },
     });
   }, 120_000);
 
@@ -88,7 +96,7 @@ describe('tools/bench against the real system', () => {
     const lines: string[] = [];
     const results = await runScenarios(system, {
       scenarios: [customersListScenario],
-      load: { connections: 4, durationSeconds: 2, warmupSeconds: 0, rounds: 1 },
+      load: TINY,
       options: { 'customers.sizes': '2000' },
       log: (line) => lines.push(line),
     });
@@ -106,12 +114,120 @@ describe('tools/bench against the real system', () => {
       expect(m.p99Ms).toBeGreaterThanOrEqual(m.p50Ms);
       expect(m.errors + m.non2xx).toBe(0);
     }
-    expect(Object.keys(only.ratios)).toEqual(['gateway/baseline', 'direct/baseline']);
-    expect(Object.keys(only.memory).sort()).toEqual(['api-gateway', 'customers-baseline', 'customers-v1']);
+    expect(Object.keys(only.ratios)).toEqual(['gateway/baseline', 'direct/baseline', 'gateway/direct']);
+    expect(Object.keys(only.memory)).toEqual(expect.arrayContaining(['api-gateway', 'customers-baseline', 'customers-v1']));
     if (process.platform === 'linux') {
       for (const memory of Object.values(only.memory)) expect(memory.peakRssMiB).toBeGreaterThan(10);
     }
     expect(report.targets).toEqual([]); // the issue's targets need the 10k/100k/1M cases
     expect(markdownReport(results)).toContain('| 2k |');
   }, 90_000);
+
+  it('the sales orders baseline answers byte for byte what sales-orders-v3 answers, nextPage links included', async () => {
+    const company = 'bench-orders-check';
+    const sql = new Client({ connectionString: system.databaseUrls['sales-orders-v3'] });
+    await sql.connect();
+    await loadSalesOrders(sql, { companies: [{ companyId: company, orders: 23, linesPerOrder: 7 }, { companyId: 'bench-orders-other', orders: 5, linesPerOrder: 2 }], seed: 9 });
+    await sql.end();
+    const baseline = createSalesOrdersBaseline({ databaseUrl: system.databaseUrls['sales-orders-v3'] });
+    await new Promise<void>((resolve) => baseline.server.listen(0, '127.0.0.1', resolve));
+    const baselineUrl = `http://127.0.0.1:${(baseline.server.address() as AddressInfo).port}`;
+    const token = await signDevToken(system.keys.privateKeyPem, { companies: [company], scope: 'erp:read' });
+    const headers = { authorization: `Bearer ${token}`, 'ipp-company-id': company };
+    try {
+      for (const query of [
+        'expand=lines&pageSize=10&pageIndex=0',
+        'expand=lines&pageSize=10&pageIndex=2',
+        'expand=lines&pageSize=100&pageIndex=0',
+        'pageSize=5&pageIndex=1',
+        'status=Open&orderBy=orderId%20desc&pageSize=4',
+        '',
+      ]) {
+        const path = `/api/v3/SalesOrders?${query}`;
+        const service = await fetch(`${system.serviceUrls['sales-orders-v3']}${path}`, { headers });
+        const gateway = await fetch(`${system.baseUrl}${path}`, { headers });
+        const own = await fetch(`${baselineUrl}${path}`, { headers });
+        expect([service.status, gateway.status, own.status]).toEqual([200, 200, 200]);
+        const text = await service.text();
+        expect(await own.text()).toBe(text);
+        expect(await gateway.text()).toBe(text);
+      }
+      const page = (await (await fetch(`${baselineUrl}/api/v3/SalesOrders?expand=lines&pageSize=10&pageIndex=0`, { headers })).json()) as {
+        value: Array<{ lines: Array<{ extendedPrice: number }> }>;
+        totalCount: number;
+        nextPage: string | null;
+      };
+      expect(page.totalCount).toBe(23); // the other company's orders are not counted
+      expect(page.value.map((o) => o.lines.length)).toEqual(Array(10).fill(7));
+      expect(page.nextPage).toContain('pageIndex=1');
+      expect((await fetch(`${baselineUrl}/api/v3/SalesOrders?pageSize=nope`, { headers })).status).toBe(400);
+    } finally {
+      await baseline.close();
+    }
+  }, 60_000);
+
+  it('runs the sales orders, mixed and attachments scenarios at tiny size and reports every figure', async () => {
+    const results = await runScenarios(system, {
+      scenarios: [salesOrdersExpandScenario, mixedScenario, attachmentsScenario],
+      load: TINY,
+      options: {
+        'sales-orders.orders': '12',
+        'sales-orders.lines': '20',
+        'sales-orders.single-reads': '2',
+        'mixed.clients': '8',
+        'mixed.customers': '300',
+        'mixed.orders': '30',
+        'mixed.hot': '3',
+        'attachments.sizes-mib': '1',
+      },
+      log: () => undefined,
+    });
+    const [orders, mixed, attachments] = results.scenarios;
+
+    expect(orders.cases.map((c) => c.name)).toEqual(['pageSize=100', 'pageSize=10']);
+    for (const c of orders.cases) {
+      expect(c.measurements.map((m) => m.target)).toEqual(['gateway', 'direct', 'baseline']);
+      for (const m of c.measurements) expect([m.rps > 0, m.errors + m.non2xx]).toEqual([true, 0]);
+      expect(Object.keys(c.ratios)).toEqual(['gateway/baseline', 'direct/baseline', 'gateway/direct']);
+      expect(c.memory['sales-orders-baseline']).toBeDefined();
+    }
+    expect(orders.targets.map((t) => t.description)).toEqual([
+      'pageSize=100: gateway throughput / baseline',
+      'one page of 100 orders, one client via the gateway: median ms',
+      'sales-orders-v3 RSS growth MiB',
+    ]);
+    for (const t of orders.targets) expect(Number.isFinite(t.value)).toBe(true);
+    expect(orders.notes?.join('\n')).toContain('One client through the gateway, 2 pages');
+
+    const byName = new Map(mixed.cases.map((c) => [c.name, c]));
+    const all = byName.get('mix: every request');
+    expect(all?.measurements.map((m) => m.target)).toEqual(['gateway', 'direct']);
+    for (const m of all?.measurements ?? []) {
+      expect(m.rps).toBeGreaterThan(0);
+      expect(m.errors + m.non2xx).toBe(0); // a 412 is counted in statusCounts, not as a failure
+      expect(Object.keys(m.statusCounts ?? {})).toEqual(expect.arrayContaining(['200', '204']));
+    }
+    for (const name of ['customers list', 'customers get', 'customers PUT If-Match', 'orders list', 'orders get', 'orders PATCH If-Match']) {
+      expect(byName.get(`mix: ${name}`)?.measurements[0].requests).toBeGreaterThan(0);
+    }
+    const lists = byName.get('lists only (customers + orders)');
+    expect(lists?.measurements.map((m) => m.target)).toEqual(['gateway', 'direct', 'baseline']);
+    expect(Object.keys(lists?.ratios ?? {})).toEqual(['gateway/baseline', 'direct/baseline', 'gateway/direct']);
+    expect(mixed.notes?.[0]).toContain('412');
+
+    expect(attachments.rate).toBe('MiB/s');
+    expect(attachments.cases.map((c) => c.name)).toEqual(['upload 1 MiB', 'download raw 1 MiB', 'download Base64 1 MiB']);
+    for (const c of attachments.cases) {
+      expect(c.measurements.map((m) => m.target)).toEqual(['gateway', 'direct', 'node floor', 'baseline']);
+      for (const m of c.measurements) expect([m.bytesPerSecond > 0, m.errors]).toEqual([true, 0]);
+      for (const ratio of ['gateway/baseline', 'direct/node floor', 'node floor/baseline']) expect(Number.isFinite(c.ratios[ratio])).toBe(true);
+    }
+    expect(attachments.notes?.[0]).toMatch(/^1 MiB: RSS before → peak while transferring: attachments-v1 [\d.]+ → [\d.]+ MiB/);
+
+    const markdown = markdownReport(results);
+    expect(markdown).toContain('| pageSize=100 |');
+    expect(markdown).toContain('| mix: orders PATCH If-Match |');
+    expect(markdown).toContain('gateway MiB/s');
+    expect(markdown).toContain('| gateway/direct |');
+  }, 240_000);
 });

@@ -19,7 +19,9 @@ export class UploadMeter extends Transform {
   private digest?: string;
 
   constructor(private readonly limit: number) {
-    super();
+    // Room for a few socket chunks on each side, so hashing and reading do not wait on every
+    // single storage write (the 16 KiB default is less than one 64 KiB chunk).
+    super({ highWaterMark: 256 * 1024 });
   }
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import { Pool } from 'pg';
 import { parseCustomerListQuery, readCustomerPage, type RunSql } from '@erp/customers-queries';
+import { queryObject } from './query-object';
 
 export interface CustomersBaselineOptions {
   databaseUrl: string;
@@ -8,15 +9,6 @@ export interface CustomersBaselineOptions {
   poolSize?: number;
   /** Same default as the service (CUSTOMER_MAX_PAGE_SIZE). */
   maxPageSize?: number;
-}
-
-function queryObject(search: URLSearchParams): Record<string, string | string[]> {
-  const query: Record<string, string | string[]> = {};
-  for (const [key, value] of search) {
-    const seen = query[key];
-    query[key] = seen === undefined ? value : Array.isArray(seen) ? [...seen, value] : [seen, value];
-  }
-  return query;
 }
 
 /**

@@ -8,6 +8,8 @@ export interface LoadOptions {
   nextPath: () => string;
   connections: number;
   durationSeconds: number;
+  /** Seconds before an unanswered request counts as a timeout (autocannon's default: 10). */
+  timeoutSeconds?: number;
 }
 
 /** What one load run measured. Latencies in milliseconds; throughput in 2xx responses per second. */
@@ -22,6 +24,8 @@ export interface LoadMeasurement {
   non2xx: number;
   bytesPerSecond: number;
   durationSeconds: number;
+  /** Answers by HTTP status ("200", "412", ...), where a scenario counts them (expected non-2xx are not errors there). */
+  statusCounts?: Record<string, number>;
   /** CPU ms per answered request of each process while this target was loaded (from /proc). */
   cpuMsPerRequest?: Record<string, number>;
 }
@@ -36,6 +40,7 @@ export async function runLoad(target: string, options: LoadOptions): Promise<Loa
     connections: options.connections,
     duration: options.durationSeconds,
     headers: options.headers,
+    ...(options.timeoutSeconds ? { timeout: options.timeoutSeconds } : {}),
     requests: [{ method: 'GET', setupRequest: (request) => ({ ...request, path: options.nextPath() }) }],
   });
   const ok = result['2xx'];

@@ -8,6 +8,8 @@ export interface LoadTarget {
   headers: Record<string, string>;
   /** A fresh request sequence (same seed, same paths) for each run against this target. */
   paths: () => () => string;
+  /** Seconds before an unanswered request counts as a timeout (default 10). */
+  timeoutSeconds?: number;
 }
 
 function median(values: number[]): number {
@@ -24,8 +26,8 @@ export function combineRounds(rounds: LoadMeasurement[]): LoadMeasurement {
     target: rounds[0].target,
     requests: sum((m) => m.requests),
     rps: round(median(rounds.map((m) => m.rps))),
-    p50Ms: median(rounds.map((m) => m.p50Ms)),
-    p99Ms: median(rounds.map((m) => m.p99Ms)),
+    p50Ms: round(median(rounds.map((m) => m.p50Ms)), 1),
+    p99Ms: round(median(rounds.map((m) => m.p99Ms)), 1),
     meanMs: round(median(rounds.map((m) => m.meanMs))),
     errors: sum((m) => m.errors),
     non2xx: sum((m) => m.non2xx),

@@ -1,5 +1,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
+import type { LoadMeasurement } from './load';
 import type { BenchResults } from './run-bench';
+
+const MIB = 1024 * 1024;
 
 const START = '<!-- bench-results:start -->';
 const END = '<!-- bench-results:end -->';
@@ -22,22 +25,33 @@ export function markdownReport(results: BenchResults): string {
     lines.push(`### ${scenario.scenario}: \`${scenario.title}\``, '');
     const targets = [...new Set(scenario.cases.flatMap((c) => c.measurements.map((x) => x.target)))];
     const processes = [...new Set(scenario.cases.flatMap((c) => Object.keys(c.memory)))];
-    lines.push(
-      `| case | ${targets.map((t) => `${t} req/s | ${t} p50/p99 ms | ${t} Node CPU ms/req`).join(' | ')} | ${Object.keys(scenario.cases[0]?.ratios ?? {}).join(' | ')} | ${processes.map((p) => `${p} peak RSS MiB`).join(' | ')} |`,
-    );
-    lines.push(`|${' --- |'.repeat(1 + targets.length * 3 + Object.keys(scenario.cases[0]?.ratios ?? {}).length + processes.length)}`);
+    const ratios = [...new Set(scenario.cases.flatMap((c) => Object.keys(c.ratios)))];
+    const unit = scenario.rate ?? 'req/s';
+    const rate = (x: LoadMeasurement | undefined) => (unit === 'MiB/s' ? fmt(x && x.bytesPerSecond / MIB, 1) : fmt(x?.rps));
+    // Built as a list: a scenario without ratios (webhook latency) must not get an empty column.
+    const header = [
+      'case',
+      ...targets.flatMap((t) => [`${t} ${unit}`, `${t} p50/p99 ms`, `${t} Node CPU ms/req`]),
+      ...ratios,
+      ...processes.map((p) => `${p} peak RSS MiB`),
+    ];
+    lines.push(`| ${header.join(' | ')} |`, `|${' --- |'.repeat(header.length)}`);
     for (const c of scenario.cases) {
       const cells = [c.name];
       for (const t of targets) {
         const x = c.measurements.find((y) => y.target === t);
-        cells.push(fmt(x?.rps), x && x.rps > 0 ? `${x.p50Ms} / ${x.p99Ms}` : 'no answer in time');
+        cells.push(rate(x), !x ? '–' : x.rps > 0 ? `${x.p50Ms} / ${x.p99Ms}` : 'no answer in time');
         const cpu = Object.values(x?.cpuMsPerRequest ?? {}).filter((v) => Number.isFinite(v));
         cells.push(cpu.length ? fmt(cpu.reduce((a, b) => a + b, 0), 2) : '–');
       }
-      for (const ratio of Object.values(c.ratios)) cells.push(Number.isFinite(ratio) ? `${fmt(ratio, 2)}×` : '–');
+      for (const key of ratios) {
+        const ratio = c.ratios[key];
+        cells.push(ratio !== undefined && Number.isFinite(ratio) ? `${fmt(ratio, 2)}×` : '–');
+      }
       for (const p of processes) cells.push(fmt(c.memory[p]?.peakRssMiB));
       lines.push(`| ${cells.join(' | ')} |`);
     }
+    if (scenario.notes?.length) lines.push('', ...scenario.notes);
     if (scenario.targets.length > 0) {
       lines.push('', '| target | value | limit | met |', '| --- | --- | --- | --- |');
       for (const t of scenario.targets) lines.push(`| ${t.description} | ${t.value} | ${t.op} ${t.limit} | ${t.met ? 'yes' : '**no**'} |`);

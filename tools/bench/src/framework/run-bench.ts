@@ -98,7 +98,8 @@ export function startBenchSystem(options: {
     gatewayPort: 0,
     servicePorts: 'free',
     keys: generateDevKeyPair(),
-    quiet: true,
+    // BENCH_VERBOSE=1 shows the services' output (e.g. with ERP_NODE_ARGS=--trace-gc).
+    quiet: process.env['BENCH_VERBOSE'] !== '1',
     databaseName: options.databaseName,
     kafkaBrokers: options.kafkaBrokers,
     services: options.services,
@@ -110,7 +111,8 @@ export function startBenchSystem(options: {
 export async function runBench(options: RunBenchOptions): Promise<BenchResults> {
   options.log?.('starting the system');
   const services = [...new Set(options.scenarios.flatMap((s) => s.services))];
-  const system = await startBenchSystem({ ...options, services });
+  const systemEnv = Object.assign({}, ...options.scenarios.map((s) => s.systemEnv ?? {}), options.systemEnv) as Record<string, string>;
+  const system = await startBenchSystem({ ...options, services, systemEnv });
   try {
     return await runScenarios(system, options);
   } finally {

@@ -60,6 +60,13 @@ export interface ScenarioReport {
   title: string;
   cases: ScenarioCase[];
   targets: TargetCheck[];
+  /**
+   * What the throughput columns count: answered requests per second (default), or file MiB per
+   * second (`bytesPerSecond`) for transfers of large bodies, where one request is one file.
+   */
+  rate?: 'req/s' | 'MiB/s';
+  /** Lines printed under the scenario's tables (status counts, single-client timings, ...). */
+  notes?: string[];
 }
 
 /**
@@ -72,6 +79,8 @@ export interface BenchScenario {
   title: string;
   /** The services it needs (catalog names, tools/dev/src/services.ts); the bench starts only those. */
   services: string[];
+  /** Environment the system's processes need for this scenario (e.g. a larger upload limit). */
+  systemEnv?: Record<string, string>;
   run(context: BenchContext): Promise<ScenarioReport>;
 }
 

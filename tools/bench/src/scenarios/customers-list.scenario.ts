@@ -1,12 +1,12 @@
 import { Client } from 'pg';
 import { signDevToken } from '@erp/auth';
-import { freePort } from '@erp/database';
-import { spawnTs, waitForReady } from '@erp/dev';
+import { spawnBaseline } from '../baseline/spawn-baseline';
 import { loadCustomers } from '../data/customers.generator';
 import { SeededRandom } from '../data/random';
+import { fetchBody } from '../framework/http';
 import { round } from '../framework/load';
 import { measureTargets, type LoadTarget } from '../framework/measure';
-import { check, type BenchContext, type BenchScenario, type ScenarioCase, type TargetCheck } from '../framework/scenario';
+import { check, type BenchScenario, type ScenarioCase, type TargetCheck } from '../framework/scenario';
 
 const PAGE_SIZE = 100;
 const DEFAULT_SIZES = [10_000, 100_000, 1_000_000];
@@ -15,27 +15,6 @@ export function sizeLabel(size: number): string {
   if (size >= 1_000_000 && size % 1_000_000 === 0) return `${size / 1_000_000}M`;
   if (size >= 1000 && size % 1000 === 0) return `${size / 1000}k`;
   return String(size);
-}
-
-/** Starts the node:http + pg baseline as its own process on the customers database. */
-async function startBaseline(context: BenchContext): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
-  const port = await freePort();
-  const proc = spawnTs(
-    'customers-baseline',
-    'tools/bench/src/baseline/customers-baseline.main.ts',
-    { DATABASE_URL: context.databaseUrls['customers-v1'], PORT: String(port), HOST: '127.0.0.1' },
-    { quiet: true },
-  );
-  const url = `http://127.0.0.1:${port}`;
-  await waitForReady(`${url}/health/ready`, proc);
-  return { url, pid: proc.child.pid ?? 0, stop: () => proc.stop('SIGTERM') };
-}
-
-async function body(url: string, headers: Record<string, string>): Promise<string> {
-  const response = await fetch(url, { headers });
-  const text = await response.text();
-  if (response.status !== 200) throw new Error(`${url} answered ${response.status}: ${text.slice(0, 300)}`);
-  return text;
 }
 
 /**
@@ -65,7 +44,7 @@ export const customersListScenario: BenchScenario = {
       await sql.end();
     }
 
-    const baseline = await startBaseline(context);
+    const baseline = await spawnBaseline('customers-baseline', 'tools/bench/src/baseline/customers-baseline.main.ts', { DATABASE_URL: context.databaseUrls['customers-v1'] });
     const pids = { ...context.pids, 'customers-baseline': baseline.pid };
     const token = await signDevToken(context.keys.privateKeyPem, {
       companies: companies.map((c) => c.companyId),
@@ -97,7 +76,7 @@ export const customersListScenario: BenchScenario = {
         ];
         // The three must answer the same bytes, or the comparison means nothing.
         const probe = `/v1/customer?status=Active&pageSize=${PAGE_SIZE}&pageNumber=${Math.ceil(pages / 2)}`;
-        const bodies = await Promise.all(group.map((t) => body(`${t.baseUrl}${probe}`, headers)));
+        const bodies = await Promise.all(group.map((t) => fetchBody(`${t.baseUrl}${probe}`, headers)));
         if (new Set(bodies).size !== 1) throw new Error(`customers-list ${label}: the targets answered different bodies for ${probe}`);
         context.log(`customers-list ${label}: ${active} Active customers, pages 1..${pages}`);
         targets.push(...group);
@@ -117,6 +96,8 @@ export const customersListScenario: BenchScenario = {
           ratios: {
             'gateway/baseline': round(rps['gateway'] / rps['baseline']),
             'direct/baseline': round(rps['direct'] / rps['baseline']),
+            // Scenario 6: what the gateway costs, as the share of the direct throughput it keeps.
+            'gateway/direct': round(rps['gateway'] / rps['direct']),
           },
           memory,
         });
