@@ -21,7 +21,7 @@ export {
 export { stopOrphanedEmbeddedPostgres } from './embedded-postgres/stale-postmaster';
 export { checkMigrationDrift } from './migrations/migration-drift';
 export { migrateDatabase, runMigrations } from './migrations/run-migrations';
-export { DatabaseModule, type DatabaseModuleOptions, isTransientConnectionError } from './nest/database.module';
+export { DatabaseModule, type DatabaseModuleOptions } from './nest/database.module';
 export { freePort } from './embedded-postgres/free-port';
 export { queryRows } from './sql/query-rows';
 export { currentTenantScope, runAsCompany, runAsService, type TenantScope } from './tenancy/tenant-scope';

@@ -4,3 +4,4 @@ export * from './to-api-error';
 export * from './render';
 export * from './api-exception.filter';
 export * from './validation';
+export * from './transient-connection-error';

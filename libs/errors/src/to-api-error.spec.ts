@@ -8,7 +8,7 @@ import {
 } from '@nestjs/common';
 import { errorCodes } from 'fastify';
 import { DatabaseError } from 'pg';
-import { QueryFailedError } from 'typeorm';
+import { QueryFailedError, QueryRunnerAlreadyReleasedError, QueryRunnerProviderAlreadyReleasedError } from 'typeorm';
 import { ApiError, NotFoundError } from './api-error';
 import { toApiError } from './to-api-error';
 
@@ -146,6 +146,9 @@ describe('toApiError', () => {
       ['a driver error only on driverError', { message: 'query failed', driverError: { code: '08001' } }],
       ['a terminated connection', new Error('Connection terminated unexpectedly')],
       ['a pool timeout', new Error('timeout exceeded when trying to connect')],
+      ['a pg client whose connection failed', new Error('Client has encountered a connection error and is not queryable')],
+      ['a transaction whose connection was lost (runner)', new QueryRunnerAlreadyReleasedError()],
+      ['a transaction whose connection was lost (manager)', new QueryRunnerProviderAlreadyReleasedError()],
     ])('answers 503 with Retry-After for %s', (_label, thrown) => {
       const error = toApiError(thrown);
       expect(error.status).toBe(503);

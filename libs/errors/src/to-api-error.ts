@@ -1,6 +1,7 @@
 import { HttpException } from '@nestjs/common';
 import { ApiError, ServiceUnavailableError } from './api-error';
 import type { FaultKey } from './fault-codes';
+import { isTransientConnectionError } from './transient-connection-error';
 
 /**
  * Statuses of Nest's own HttpExceptions (guards, pipes, routing) and the fault they are. A 400
@@ -34,38 +35,6 @@ const FRAMEWORK_STATUS_FAULTS: Record<number, FaultKey> = {
   503: 'ServiceUnavailable',
 };
 
-/** Errors meaning "the database is not reachable right now": answered 503 + Retry-After, not 500. */
-const UNAVAILABLE_ERROR_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
-  'EPIPE',
-  '57P01', // admin_shutdown
-  '57P02', // crash_shutdown
-  '57P03', // cannot_connect_now
-  '53300', // too_many_connections
-  '08000',
-  '08001',
-  '08003',
-  '08006', // connection exceptions
-]);
-
-const UNAVAILABLE_MESSAGES = [/Connection terminated/i, /timeout exceeded when trying to connect/i, /connect ECONNREFUSED/i];
-
-function errorCode(err: object): string | undefined {
-  const direct = (err as { code?: unknown }).code;
-  if (typeof direct === 'string') return direct;
-  const driver = (err as { driverError?: { code?: unknown } }).driverError;
-  return typeof driver?.code === 'string' ? driver.code : undefined;
-}
-
-function isDependencyUnavailable(err: object): boolean {
-  const code = errorCode(err);
-  if (code && UNAVAILABLE_ERROR_CODES.has(code)) return true;
-  const message = (err as { message?: unknown }).message;
-  return typeof message === 'string' && UNAVAILABLE_MESSAGES.some((re) => re.test(message));
-}
-
 /**
  * Turns anything thrown while handling a request into an ApiError. Expected failures already are
  * ApiErrors; framework errors (Nest HttpException, Fastify parser errors) are mapped by status;
@@ -88,7 +57,7 @@ export function toApiError(err: unknown): ApiError {
       const message = (err as { message?: unknown }).message;
       return new ApiError(fault, safeFrameworkMessage(fault, typeof message === 'string' ? message : ''), { cause: err });
     }
-    if (isDependencyUnavailable(err)) return new ServiceUnavailableError(undefined, 5);
+    if (isTransientConnectionError(err)) return new ServiceUnavailableError(undefined, 5);
   }
   return new ApiError('Internal', 'An unexpected error occurred', { cause: err });
 }

@@ -7,7 +7,7 @@ import { migrateDatabase } from '../migrations/run-migrations';
 import { CreateWidgets1700000000001 } from '../test-support/1700000000001-create-widgets.migration';
 import { createScratchDatabase } from '../test-support/scratch-database';
 import { Widget } from '../test-support/widget.entity';
-import { DatabaseModule, isTransientConnectionError } from './database.module';
+import { DatabaseModule } from './database.module';
 
 @Injectable()
 class WidgetsService {
@@ -124,33 +124,5 @@ describe('DatabaseModule', () => {
       NestFactory.createApplicationContext(AppModule, { logger: false, abortOnError: false }),
     ).rejects.toThrow();
     expect(Date.now() - started).toBeLessThan(15_000);
-  });
-});
-
-describe('isTransientConnectionError', () => {
-  it('retries refused connections, connect timeouts and a server still starting', () => {
-    expect(isTransientConnectionError(Object.assign(new Error(''), { code: 'ECONNREFUSED' }))).toBe(true);
-    expect(
-      isTransientConnectionError(
-        new AggregateError([Object.assign(new Error(''), { code: 'ECONNREFUSED' })]),
-      ),
-    ).toBe(true);
-    expect(isTransientConnectionError(new Error('timeout exceeded when trying to connect'))).toBe(true);
-    expect(isTransientConnectionError(Object.assign(new Error('starting up'), { code: '57P03' }))).toBe(true);
-  });
-
-  it('counts a server shutting down, a dropped connection and a wrapped driver error as transient', () => {
-    expect(isTransientConnectionError(Object.assign(new Error('terminating connection'), { code: '57P01' }))).toBe(true);
-    expect(isTransientConnectionError(new Error('Connection terminated unexpectedly'))).toBe(true);
-    expect(isTransientConnectionError(new Error('Client has encountered a connection error and is not queryable'))).toBe(true);
-    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
-    expect(isTransientConnectionError(Object.assign(new Error('query failed'), { driverError: refused }))).toBe(true);
-    expect(isTransientConnectionError(Object.assign(new Error('query failed'), { driverError: { code: '23505' } }))).toBe(false);
-  });
-
-  it('does not retry bad credentials, a missing database or mapping errors', () => {
-    expect(isTransientConnectionError(Object.assign(new Error('auth'), { code: '28P01' }))).toBe(false);
-    expect(isTransientConnectionError(Object.assign(new Error('no db'), { code: '3D000' }))).toBe(false);
-    expect(isTransientConnectionError(new Error('Entity metadata for X#y was not found'))).toBe(false);
   });
 });

@@ -1,6 +1,7 @@
 import { type DynamicModule, Inject, Injectable, Module, type OnModuleInit, type Provider } from '@nestjs/common';
 import { APP_INTERCEPTOR } from '@nestjs/core';
 import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
+import { isTransientConnectionError } from '@erp/errors';
 import type { DataSource } from 'typeorm';
 
 import { type ClassReference, dataSourceOptions } from '../data-source/create-data-source';
@@ -73,34 +74,4 @@ export class DatabaseModule {
       exports: [TypeOrmModule],
     };
   }
-}
-
-/**
- * SQLSTATEs meaning "try again later": admin_shutdown / crash_shutdown (the server is going away),
- * cannot_connect_now (starting up), too_many_connections, connection exceptions.
- */
-const TRANSIENT_SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300', '08000', '08001', '08003', '08006']);
-const TRANSIENT_NODE_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
-  'EHOSTUNREACH',
-  'EAI_AGAIN',
-  'EPIPE',
-]);
-
-/**
- * Whether an error means the database cannot be reached right now (down, restarting, refusing
- * connections), as opposed to a problem of the statement or the data. Used for start-up retries
- * and by event consumers, which wait for the database instead of spending a message's attempts.
- */
-export function isTransientConnectionError(error: unknown): boolean {
-  if (error instanceof AggregateError) return error.errors.some(isTransientConnectionError);
-  if (typeof error !== 'object' || error === null) return false;
-  // TypeORM's QueryFailedError keeps pg's error as driverError.
-  if ('driverError' in error && error.driverError && isTransientConnectionError(error.driverError)) return true;
-  const code = 'code' in error && typeof error.code === 'string' ? error.code : undefined;
-  if (code && (TRANSIENT_SQLSTATES.has(code) || TRANSIENT_NODE_CODES.has(code))) return true;
-  const message = error instanceof Error ? error.message : '';
-  return /timeout exceeded when trying to connect|Connection terminated|connection error and is not queryable/i.test(message);
 }

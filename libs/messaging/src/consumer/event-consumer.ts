@@ -1,5 +1,6 @@
 import { type DomainEvent, type EventType, validateEnvelope } from '@erp/contracts';
-import { isTransientConnectionError, queryRows } from '@erp/database';
+import { queryRows } from '@erp/database';
+import { isTransientConnectionError } from '@erp/errors';
 import type { Consumer, EachBatchPayload, Kafka, KafkaMessage } from 'kafkajs';
 import type { DataSource, EntityManager } from 'typeorm';
 import { backoffDelay, type BackoffOptions, sleep } from '../kafka/backoff';
