@@ -22,7 +22,7 @@ import { performance } from 'node:perf_hooks';
 import { Client } from 'pg';
 import { generateDevKeyPair, signDevToken } from '@erp/auth';
 import { dropDatabase, ensureDatabase, freePort, startEmbeddedPostgres, type EmbeddedPostgresHandle } from '@erp/database';
-import { runTs, spawnTs, waitForReady, type SpawnedProcess } from '@erp/dev';
+import { runTs, SERVICES, spawnTs, waitForReady, type SpawnedProcess } from '@erp/dev';
 import { type KafkaDevBroker, startKafkaDevBroker } from '@erp/kafka-dev-broker';
 import { startTestS3Server, type TestS3Server } from '@erp/testing';
 import { download, fileChunks, upload } from './attachments/transfer';
@@ -133,7 +133,9 @@ export async function runAttachmentsMemoryBench(options: AttachmentsBenchOptions
     await sql.end();
 
     const port = await freePort();
-    service = spawnTs('attachments-v1', 'apps/attachments-v1/src/main.ts', { ...env, PORT: String(port), HOST: '127.0.0.1' }, { quiet: true });
+    // With the Node flags it runs with everywhere (tools/dev catalog).
+    const nodeArgs = SERVICES.find((s) => s.name === 'attachments-v1')?.nodeArgs;
+    service = spawnTs('attachments-v1', 'apps/attachments-v1/src/main.ts', { ...env, PORT: String(port), HOST: '127.0.0.1' }, { quiet: true, nodeArgs });
     const baseUrl = `http://127.0.0.1:${port}`;
     await waitForReady(`${baseUrl}/health/ready`, service);
     const pid = service.child.pid;

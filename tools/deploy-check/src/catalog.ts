@@ -17,6 +17,8 @@ export interface DeployedApp {
   /** The gateway's variable holding this app's URL. */
   gatewayVariable?: string;
   isGateway: boolean;
+  /** Node/V8 flags the server runs with (ServiceSpec.nodeArgs); empty: the image's `node main.js`. */
+  nodeArgs: string[];
   configClass: ConfigClass;
   /** Every variable the config class reads. */
   variables: string[];
@@ -38,10 +40,19 @@ export function deployedApps(
       database: spec.database,
       gatewayVariable: spec.gatewayVariable,
       isGateway: spec.name === GATEWAY.name,
+      nodeArgs: spec.nodeArgs ?? [],
       configClass,
       variables: configVariables(configClass),
     };
   });
+}
+
+/**
+ * The server's command when the app has Node flags (the image's CMD is `node main.js` for every
+ * app); undefined otherwise, so the image's CMD applies.
+ */
+export function serverCommand(app: DeployedApp): string[] | undefined {
+  return app.nodeArgs.length > 0 ? ['node', ...app.nodeArgs, 'main.js'] : undefined;
 }
 
 /** Where Kubernetes takes a variable from. */

@@ -59,6 +59,11 @@ describe('docker/compose.yaml', () => {
       expect(service.build).toEqual({ context: '..', dockerfile: 'docker/Dockerfile', args: { APP: name } });
     });
 
+    it("runs the image's server, with the catalog's Node flags when it has any", () => {
+      if (app.nodeArgs.length === 0) return expect(service.command).toBeUndefined();
+      expect(service.command).toEqual(['node', ...app.nodeArgs, 'main.js']);
+    });
+
     it(
       app.database ? 'starts only after its migration succeeded' : 'has no database and no migration',
       () => {

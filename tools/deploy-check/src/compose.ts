@@ -1,4 +1,4 @@
-import { CONTAINER_PORT, type DeployedApp, SHARED_VARIABLES, sharedVariablesFor } from './catalog';
+import { CONTAINER_PORT, type DeployedApp, serverCommand, SHARED_VARIABLES, sharedVariablesFor } from './catalog';
 
 const POSTGRES_IMAGE = 'postgres:17-alpine';
 const KAFKA_IMAGE = 'apache/kafka:3.9.1';
@@ -147,9 +147,11 @@ export function composeFile(apps: DeployedApp[]): Record<string, unknown> {
           dependsOn[upstream.name] = { condition: 'service_healthy' };
       }
     }
+    const command = serverCommand(app);
     services[app.name] = {
       build,
       image: imageName(app.name),
+      ...(command ? { command } : {}),
       environment,
       ...(secrets ? { secrets } : {}),
       ...(Object.keys(dependsOn).length ? { depends_on: dependsOn } : {}),

@@ -27,6 +27,7 @@ const rendered = Object.fromEntries(
 type Container = {
   name: string;
   image: string;
+  command?: string[];
   env?: Array<{
     name: string;
     value?: string;
@@ -71,6 +72,12 @@ describe.each(Object.keys(rendered))('the %s manifests', (dir) => {
       ]) {
         expect([kind, find(objects, kind, name)?.metadata.name]).toEqual([kind, name]);
       }
+    });
+
+    it("runs the image's server, with the catalog's Node flags when it has any", () => {
+      const container = podSpec(find(objects, 'Deployment', name) as Manifest).containers.find((c) => c.name === APP_CONTAINER);
+      if (app.nodeArgs.length === 0) return expect(container?.command).toBeUndefined();
+      expect(container?.command).toEqual(['node', ...app.nodeArgs, 'main.js']);
     });
 
     it('probes the health endpoints, drains before stopping and runs non-root on a read-only file system', () => {

@@ -5,6 +5,7 @@ import {
   type DeployedApp,
   OBJECT_STORAGE_SECRET,
   SHARED_VARIABLES,
+  serverCommand,
   sharedVariablesFor,
 } from './catalog';
 import type { Environment } from './environments';
@@ -81,6 +82,7 @@ const baseResources = { requests: { cpu: '100m', memory: '192Mi' }, limits: { me
 export function appManifests(app: DeployedApp, apps: DeployedApp[]): Manifest[] {
   const env = kubernetesEnvironment(app, apps);
   const image = `${baseImage(app.name)}:latest`;
+  const command = serverCommand(app);
   const manifests: Manifest[] = [
     {
       apiVersion: 'v1',
@@ -124,6 +126,7 @@ export function appManifests(app: DeployedApp, apps: DeployedApp[]): Manifest[] 
               {
                 name: APP_CONTAINER,
                 image,
+                ...(command ? { command } : {}),
                 ports: [{ name: 'http', containerPort: CONTAINER_PORT, protocol: 'TCP' }],
                 env,
                 resources: baseResources,

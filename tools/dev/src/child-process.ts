@@ -14,10 +14,19 @@ export interface SpawnedProcess {
  * process per service), prefixing its output with its name. `quiet` drops output unless the
  * process fails.
  */
-export function spawnTs(name: string, entry: string, env: NodeJS.ProcessEnv, options: { quiet?: boolean } = {}): SpawnedProcess {
-  // ERP_NODE_ARGS: extra Node flags for every process started here, for flags NODE_OPTIONS refuses
-  // (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile a bench run; see BENCHMARKS.md).
-  const nodeArgs = (env['ERP_NODE_ARGS'] ?? process.env['ERP_NODE_ARGS'] ?? '').split(' ').filter(Boolean);
+export function spawnTs(
+  name: string,
+  entry: string,
+  env: NodeJS.ProcessEnv,
+  options: { quiet?: boolean; nodeArgs?: string[] } = {},
+): SpawnedProcess {
+  // The process's own Node flags (ServiceSpec.nodeArgs), then ERP_NODE_ARGS: extra flags for every
+  // process started here, for flags NODE_OPTIONS refuses (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`
+  // to profile a bench run; see BENCHMARKS.md). Later flags win.
+  const nodeArgs = [
+    ...(options.nodeArgs ?? []),
+    ...(env['ERP_NODE_ARGS'] ?? process.env['ERP_NODE_ARGS'] ?? '').split(' ').filter(Boolean),
+  ];
   const child = spawn(process.execPath, [...nodeArgs, '-r', '@swc-node/register', join(REPO_ROOT, entry)], {
     cwd: REPO_ROOT,
     env: { ...process.env, ...env },

@@ -13,7 +13,25 @@ export interface ServiceSpec {
   gatewayVariable?: string;
   /** Variables this service gets in the embedded default (on top of the common ones). */
   env?: Record<string, string>;
+  /**
+   * Node/V8 flags the service runs with everywhere: `npm start`, the tests, compose and Kubernetes
+   * (`npm run deploy:generate` puts them on the container's command). Command-line flags, because
+   * NODE_OPTIONS refuses V8 heap-sizing flags such as `--initial-old-space-size`.
+   */
+  nodeArgs?: string[];
 }
+
+/**
+ * Node flags of the processes that stream file bodies (attachments-v1, and the gateway in front of
+ * it). At hundreds of MiB/s V8 left some of these processes with an old-generation limit just above
+ * their live heap (~60 MB), so every few MB of promoted stream objects started a full Mark-Compact:
+ * one every 50-100 ms for the rest of the process's life, and downloads at a third of the normal
+ * rate. A 128 MiB initial old generation keeps the limit clear of the live heap. Its price is RSS
+ * under sustained small transfers (old-space garbage waits for the limit). Figures, and what else
+ * was tried (`--min-semi-space-size`, `--no-memory-reducer`): BENCHMARKS.md "Scenario 4". A
+ * command-line flag because NODE_OPTIONS refuses it.
+ */
+const STREAMING_NODE_ARGS = ['--initial-old-space-size=128'];
 
 export const SERVICES: ServiceSpec[] = [
   { name: 'customers-v1', dir: 'apps/customers-v1', defaultPort: 3101, database: 'erp_customers', gatewayVariable: 'CUSTOMERS_URL' },
@@ -25,7 +43,14 @@ export const SERVICES: ServiceSpec[] = [
     gatewayVariable: 'SUPPLIER_INVOICES_URL',
   },
   // Attachment bytes go to STORAGE_DIR (default .data/attachments; filesystem driver) unless STORAGE_DRIVER=s3.
-  { name: 'attachments-v1', dir: 'apps/attachments-v1', defaultPort: 3103, database: 'erp_attachments', gatewayVariable: 'ATTACHMENTS_URL' },
+  {
+    name: 'attachments-v1',
+    dir: 'apps/attachments-v1',
+    defaultPort: 3103,
+    database: 'erp_attachments',
+    gatewayVariable: 'ATTACHMENTS_URL',
+    nodeArgs: STREAMING_NODE_ARGS,
+  },
   { name: 'sales-orders-v3', dir: 'apps/sales-orders-v3', defaultPort: 3105, database: 'erp_sales_orders', gatewayVariable: 'SALES_ORDERS_URL' },
   {
     name: 'webhook-publisher',
@@ -38,4 +63,4 @@ export const SERVICES: ServiceSpec[] = [
   },
 ];
 
-export const GATEWAY: ServiceSpec = { name: 'api-gateway', dir: 'apps/api-gateway', defaultPort: 3000 };
+export const GATEWAY: ServiceSpec = { name: 'api-gateway', dir: 'apps/api-gateway', defaultPort: 3000, nodeArgs: STREAMING_NODE_ARGS };

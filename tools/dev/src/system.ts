@@ -122,7 +122,7 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
             PORT: String(port),
             HOST: '127.0.0.1',
             ...(service.database ? { DATABASE_URL: databaseUrls[service.name] } : {}),
-          }, { quiet: options.quiet });
+          }, { quiet: options.quiet, nodeArgs: service.nodeArgs });
         launchers.set(service.name, { launch, readyUrl: `${url}/health/ready` });
         const proc = launch();
         processes.push(proc);
@@ -140,7 +140,7 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
         ...gatewayEnv,
         PORT: String(gatewayPort),
         HOST: options.servicePorts === 'fixed' ? '0.0.0.0' : '127.0.0.1',
-      }, { quiet: options.quiet });
+      }, { quiet: options.quiet, nodeArgs: GATEWAY.nodeArgs });
     const gateway = launchGateway();
     processes.push(gateway);
     const baseUrl = `http://127.0.0.1:${gatewayPort}`;

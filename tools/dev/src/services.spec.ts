@@ -1,0 +1,19 @@
+import { execFileSync } from 'node:child_process';
+import { GATEWAY, SERVICES } from './services';
+
+describe('the service catalog', () => {
+  it.each([...SERVICES, GATEWAY].map((service) => [service.name, service.nodeArgs ?? []] as const))(
+    "%s: this Node accepts the service's Node flags",
+    (_name, nodeArgs) => {
+      // Node exits 9 ("bad option") on an unknown or misspelt flag, which would stop the service in
+      // every environment; the deploy generators copy these flags into compose and Kubernetes.
+      expect(() => execFileSync(process.execPath, [...nodeArgs, '-e', '0'], { stdio: 'pipe' })).not.toThrow();
+    },
+  );
+
+  it.each(['attachments-v1', 'api-gateway'])('starts %s, which streams file bodies, with a 128 MiB initial old generation', (name) => {
+    // BENCHMARKS.md "Scenario 4": without it some processes fall into back-to-back Mark-Compacts.
+    const service = [...SERVICES, GATEWAY].find((s) => s.name === name);
+    expect(service?.nodeArgs).toContain('--initial-old-space-size=128');
+  });
+});
