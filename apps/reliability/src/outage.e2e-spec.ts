@@ -5,8 +5,8 @@ import { CONNECT_TIMEOUT_MS, startEmbeddedPostgres, type EmbeddedPostgresHandle 
 import { type RunningSystem, startWebhookListener, type ListenedDelivery, type WebhookListener } from '@erp/dev';
 import { startTestSystem } from '@erp/dev/testing';
 import { type KafkaDevBroker, startKafkaDevBroker } from '@erp/kafka-dev-broker';
-import { TestAuth } from '@erp/testing';
-import { type Outcome, startLoad, waitUntil, watchReadiness } from './cases/outage';
+import { TestAuth, waitUntil } from '@erp/testing';
+import { type Outcome, startLoad, watchReadiness } from './cases/outage';
 import { writeFigures } from './support/figures';
 import { A, FULL, REQUEST_TIMEOUT_MS } from './support/system';
 

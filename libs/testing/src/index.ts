@@ -19,4 +19,4 @@ export { type ReceivedEvent, type ReceivedMessage, TopicReader } from './kafka/t
 export { startTestS3Server, type TestS3Server } from './s3/test-s3-server';
 export { TestEventProducer, type TestEnvelope } from './kafka/test-event-producer';
 export { startServiceTestApp, type ServiceTestApp, type ServiceTestAppOptions } from './http/start-service-test-app';
-export { waitFor } from './wait/wait-for';
+export { waitFor, waitUntil } from './wait/wait-for';

@@ -75,16 +75,6 @@ export async function unpublishedCount(databaseUrls: Record<string, string>): Pr
   return total;
 }
 
-/** Polls until `check` returns true; rejects after the timeout with `what`. */
-export async function waitUntil(what: string, check: () => boolean | Promise<boolean>, timeoutMs: number, intervalMs = 200): Promise<number> {
-  const started = Date.now();
-  for (;;) {
-    if (await check()) return Date.now() - started;
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out after ${timeoutMs} ms: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, intervalMs));
-  }
-}
-
 /**
  * Waits until no service database changes any more: every outbox published and the outboxes'
  * sizes unchanged for `quietMs`. A request the client gave up on (timeout) may still commit on a

@@ -179,13 +179,3 @@ export function watchReadiness(serviceUrls: Record<string, string>, intervalMs =
     },
   };
 }
-
-/** Polls until `check` returns true; rejects after the timeout with `what`. */
-export async function waitUntil(what: string, check: () => boolean | Promise<boolean>, timeoutMs: number, intervalMs = 200): Promise<number> {
-  const started = Date.now();
-  for (;;) {
-    if (await check()) return Date.now() - started;
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out after ${timeoutMs} ms: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, intervalMs));
-  }
-}

@@ -12,3 +12,17 @@ export async function waitFor<T>(find: () => T | undefined, what: string, timeou
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
 }
+
+/**
+ * Polls `check` (which may query a service or a database) until it holds, every `intervalMs`;
+ * resolves to the milliseconds it took (the reliability cases report them), fails naming `what`
+ * after `timeoutMs`.
+ */
+export async function waitUntil(what: string, check: () => boolean | Promise<boolean>, timeoutMs: number, intervalMs = 200): Promise<number> {
+  const started = Date.now();
+  for (;;) {
+    if (await check()) return Date.now() - started;
+    if (Date.now() - started > timeoutMs) throw new Error(`timed out after ${timeoutMs} ms: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+}
