@@ -43,6 +43,22 @@ export function combineRounds(rounds: LoadMeasurement[]): LoadMeasurement {
 }
 
 /**
+ * One read case's gateway, direct and baseline measurements: logged one line per target, and the
+ * ratios every read scenario reports (to the baseline; scenario 6's gateway/direct: the share of
+ * the direct throughput the gateway keeps).
+ */
+export function readCaseRatios(context: BenchContext, label: string, own: LoadMeasurement[], rpsDigits = 0): Record<string, number> {
+  const rps = Object.fromEntries(own.map((m) => [m.target, m.rps]));
+  context.log(`${label}:`);
+  for (const m of own) context.log(`  ${m.target.padEnd(9)} ${m.rps.toFixed(rpsDigits).padStart(6)} req/s  p50 ${m.p50Ms} ms  p99 ${m.p99Ms} ms`);
+  return {
+    'gateway/baseline': round(rps['gateway'] / rps['baseline']),
+    'direct/baseline': round(rps['direct'] / rps['baseline']),
+    'gateway/direct': round(rps['gateway'] / rps['direct']),
+  };
+}
+
+/**
  * Each target's request sequence (fresh per run), each after a warm-up; all targets alternate
  * over `rounds` rounds, so slow spells of a shared machine spread over every target (and every
  * case, when a scenario passes the targets of all its cases at once). Samples the RSS of every

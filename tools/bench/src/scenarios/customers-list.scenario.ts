@@ -5,7 +5,7 @@ import { loadCustomers } from '../data/customers.generator';
 import { SeededRandom } from '../data/random';
 import { fetchBody } from '../framework/http';
 import { round } from '../framework/load';
-import { measureTargets, type LoadTarget } from '../framework/measure';
+import { measureTargets, readCaseRatios, type LoadTarget } from '../framework/measure';
 import { check, type BenchScenario, type ScenarioCase, type TargetCheck } from '../framework/scenario';
 
 const PAGE_SIZE = 100;
@@ -86,19 +86,11 @@ export const customersListScenario: BenchScenario = {
       const { measurements, memory } = await measureTargets({ ...context, pids }, targets);
       companies.forEach((company, i) => {
         const own = measurements.slice(i * 3, i * 3 + 3);
-        const rps = Object.fromEntries(own.map((m) => [m.target, m.rps]));
-        context.log(`customers-list ${sizeLabel(company.count)}:`);
-        for (const m of own) context.log(`  ${m.target.padEnd(9)} ${m.rps.toFixed(0).padStart(6)} req/s  p50 ${m.p50Ms} ms  p99 ${m.p99Ms} ms`);
         cases.push({
           name: sizeLabel(company.count),
           facts: facts[i],
           measurements: own,
-          ratios: {
-            'gateway/baseline': round(rps['gateway'] / rps['baseline']),
-            'direct/baseline': round(rps['direct'] / rps['baseline']),
-            // Scenario 6: what the gateway costs, as the share of the direct throughput it keeps.
-            'gateway/direct': round(rps['gateway'] / rps['direct']),
-          },
+          ratios: readCaseRatios(context, `customers-list ${sizeLabel(company.count)}`, own),
           memory,
         });
       });

@@ -6,6 +6,7 @@ import { SeededRandom } from '../data/random';
 import { fetchBody, quantile, readStreamed } from '../framework/http';
 import { measureTransfers, type TransferTarget } from '../framework/transfers';
 import { round } from '../framework/load';
+import { readCaseRatios } from '../framework/measure';
 import { sampleMemory } from '../framework/process-memory';
 import { check, type BenchScenario, type ScenarioCase, type TargetCheck } from '../framework/scenario';
 
@@ -97,18 +98,11 @@ export const salesOrdersExpandScenario: BenchScenario = {
       const memory = sampling.stop();
       pageSizes.forEach((pageSize, i) => {
         const own = measurements.slice(i * 3, i * 3 + 3);
-        const rps = Object.fromEntries(own.map((m) => [m.target, m.rps]));
-        context.log(`sales-orders-expand pageSize=${pageSize}:`);
-        for (const m of own) context.log(`  ${m.target.padEnd(9)} ${m.rps.toFixed(1).padStart(6)} req/s  p50 ${m.p50Ms} ms  p99 ${m.p99Ms} ms`);
         cases.push({
           name: `pageSize=${pageSize}`,
           facts: facts[i],
           measurements: own,
-          ratios: {
-            'gateway/baseline': round(rps['gateway'] / rps['baseline']),
-            'direct/baseline': round(rps['direct'] / rps['baseline']),
-            'gateway/direct': round(rps['gateway'] / rps['direct']),
-          },
+          ratios: readCaseRatios(context, `sales-orders-expand pageSize=${pageSize}`, own, 1),
           memory,
         });
       });
