@@ -5,9 +5,8 @@ import { chromium, type Browser } from 'playwright-core';
 import type { RunningSystem } from '@erp/dev';
 import { startTestSystem, type TestSystem } from '@erp/dev/testing';
 import type { OpenApiDoc } from '@erp/openapi';
-import { TestAuth } from '@erp/testing';
+import { chromiumExecutablePath, HEADLESS_CHROMIUM_ARGS, TestAuth } from '@erp/testing';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SCREENSHOT_DIR = join(__dirname, '../../../test-output');
 const auth = new TestAuth();
 let system: RunningSystem;
@@ -87,10 +86,7 @@ describe('API reference (OpenAPI and /docs)', () => {
   it('renders the API reference at /docs: the sales order PATCH with its If-Match header', async () => {
     let browser: Browser | undefined;
     try {
-      browser = await chromium.launch({
-        executablePath: CHROMIUM,
-        args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-      });
+      browser = await chromium.launch({ executablePath: await chromiumExecutablePath(), args: [...HEADLESS_CHROMIUM_ARGS] });
       const page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
       const external: string[] = [];
       page.on('request', (request) => {

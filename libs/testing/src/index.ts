@@ -20,3 +20,4 @@ export { startTestS3Server, type TestS3Server } from './s3/test-s3-server';
 export { TestEventProducer, type TestEnvelope } from './kafka/test-event-producer';
 export { startServiceTestApp, type ServiceTestApp, type ServiceTestAppOptions } from './http/start-service-test-app';
 export { waitFor, waitUntil } from './wait/wait-for';
+export { chromiumExecutablePath, HEADLESS_CHROMIUM_ARGS } from './browser/chromium';

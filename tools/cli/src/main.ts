@@ -23,4 +23,12 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   throw error;
 });
 
-void main(process.argv).then((code) => process.exit(code));
+// process.exit() drops what a pipe has not taken yet (a download to `| file` of many MiB): exit
+// once both streams have flushed everything written before.
+const flushed = (stream: NodeJS.WriteStream) => new Promise<void>((resolve) => stream.write('', () => resolve()));
+void main(process.argv)
+  .then(async (code) => {
+    await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
+    return code;
+  })
+  .then((code) => process.exit(code));

@@ -9,7 +9,7 @@ export function testKafkaBrokers(): string[] {
   if (!value) {
     throw new Error(
       'TEST_KAFKA_BROKERS is not set: run tests through the root Jest config, whose global setup ' +
-        '(libs/testing/src/jest/global-setup.ts) starts the Kafka dev broker.',
+        '(tools/test-fixtures/src/global-setup.ts) starts the Kafka dev broker.',
     );
   }
   return value

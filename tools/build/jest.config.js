@@ -1,0 +1,5 @@
+/** @type {import('jest').Config} */
+module.exports = {
+  displayName: 'app-build',
+  preset: '../../jest.preset.js',
+};

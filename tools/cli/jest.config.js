@@ -1,0 +1,5 @@
+/** @type {import('jest').Config} */
+module.exports = {
+  displayName: 'cli',
+  preset: '../../jest.preset.js',
+};

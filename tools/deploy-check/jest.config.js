@@ -1,0 +1,5 @@
+/** @type {import('jest').Config} */
+module.exports = {
+  displayName: 'deploy-check',
+  preset: '../../jest.preset.js',
+};

@@ -1,0 +1,5 @@
+/** @type {import('jest').Config} */
+module.exports = {
+  displayName: 'workspace-rules',
+  preset: '../../jest.preset.js',
+};
