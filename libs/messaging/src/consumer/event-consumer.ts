@@ -196,7 +196,11 @@ export class EventConsumer {
     this.supervisor = undefined;
     // Batches end after their current message once `stopping` is set; let them commit what they
     // handled while the consumer still runs (kafkajs drops commits made during its shutdown).
-    await Promise.race([Promise.allSettled([...this.activeBatches]), sleep(STOP_WAIT_MS)]);
+    // The bound's timer is cancelled once the batches end: left running, it would keep a stopped
+    // process alive for up to STOP_WAIT_MS.
+    const batchesEnded = new AbortController();
+    await Promise.race([Promise.allSettled([...this.activeBatches]), sleep(STOP_WAIT_MS, batchesEnded.signal)]);
+    batchesEnded.abort();
     await this.consumer?.disconnect().catch((error: unknown) =>
       this.logger.warn(`consumer ${this.groupId}: disconnect failed: ${errorMessage(error)}`),
     );
