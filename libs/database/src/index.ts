@@ -26,7 +26,7 @@ export { freePort } from './embedded-postgres/free-port';
 export { queryRows } from './sql/query-rows';
 export { currentTenantScope, runAsCompany, runAsService, type TenantScope } from './tenancy/tenant-scope';
 export { COMPANY_SETTING, tenantRoleName } from './tenancy/tenant-role';
-export { installTenantBinding } from './tenancy/tenant-binding';
+export { verifyTenantBinding } from './tenancy/tenant-binding';
 export {
   disableTenantIsolation,
   enableTenantIsolation,

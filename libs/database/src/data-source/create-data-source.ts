@@ -1,4 +1,6 @@
 import { DataSource, type DataSourceOptions } from 'typeorm';
+import { tenantBoundPg } from '../tenancy/tenant-bound-pg';
+import { tenantRoleName } from '../tenancy/tenant-role';
 
 export type PostgresDataSourceOptions = Extract<DataSourceOptions, { type: 'postgres' }>;
 
@@ -24,6 +26,12 @@ export interface DataSourceConfig {
    * for request traffic: migrations run through `migrateDatabase`, which disables it.
    */
   statementTimeoutMs?: number;
+  /**
+   * Row-level security per company: every connection runs as the current tenant scope (see
+   * tenant-bound-pg.ts). The migrations must have created the role (`enableTenantIsolation`).
+   * Default false.
+   */
+  tenantIsolation?: boolean;
 }
 
 export const DEFAULT_POOL_SIZE = 10;
@@ -56,6 +64,8 @@ export function dataSourceOptions(config: DataSourceConfig): PostgresDataSourceO
     connectTimeoutMS: CONNECT_TIMEOUT_MS,
     installExtensions: false,
     uuidExtension: 'pgcrypto',
+    // TypeORM's `driver` option: the pg module it uses, here one whose pool binds each checkout.
+    ...(config.tenantIsolation ? { driver: tenantBoundPg(tenantRoleName(databaseNameOf(config.url))) } : {}),
     extra: {
       // Passed to pg's Pool and each client's startup packet.
       statement_timeout: statementTimeoutMs,
@@ -69,4 +79,10 @@ export function dataSourceOptions(config: DataSourceConfig): PostgresDataSourceO
 /** A configured, not yet initialised DataSource (call `initialize()` or use `runMigrations`). */
 export function createDataSource(config: DataSourceConfig): DataSource {
   return new DataSource(dataSourceOptions(config));
+}
+
+function databaseNameOf(url: string): string {
+  const name = decodeURIComponent(new URL(url).pathname.replace(/^\//, ''));
+  if (!name) throw new Error('the database URL names no database');
+  return name;
 }

@@ -5,7 +5,7 @@ import { isTransientConnectionError } from '@erp/errors';
 import type { DataSource } from 'typeorm';
 
 import { type ClassReference, dataSourceOptions } from '../data-source/create-data-source';
-import { installTenantBinding } from '../tenancy/tenant-binding';
+import { verifyTenantBinding } from '../tenancy/tenant-binding';
 import { TenantScopeInterceptor } from './tenant-scope.interceptor';
 
 export interface DatabaseModuleOptions {
@@ -27,13 +27,13 @@ export interface DatabaseModuleOptions {
   tenantIsolation?: boolean;
 }
 
-/** Installs the per-connection tenant binding before the app serves anything. */
+/** Refuses to start unless every connection is bound to the tenant scope and its role exists. */
 @Injectable()
-class TenantBindingInstaller implements OnModuleInit {
+class TenantBindingCheck implements OnModuleInit {
   constructor(@Inject(getDataSourceToken()) private readonly dataSource: DataSource) {}
 
   async onModuleInit(): Promise<void> {
-    await installTenantBinding(this.dataSource);
+    await verifyTenantBinding(this.dataSource);
   }
 }
 
@@ -54,9 +54,9 @@ export const DEFAULT_RETRY_DELAY_MS = 2_000;
 @Module({})
 export class DatabaseModule {
   static forRoot(options: DatabaseModuleOptions): DynamicModule {
-    const { retryAttempts, retryDelayMs, tenantIsolation, ...config } = options;
-    const tenancy: Provider[] = tenantIsolation
-      ? [TenantBindingInstaller, { provide: APP_INTERCEPTOR, useClass: TenantScopeInterceptor }]
+    const { retryAttempts, retryDelayMs, ...config } = options;
+    const tenancy: Provider[] = config.tenantIsolation
+      ? [TenantBindingCheck, { provide: APP_INTERCEPTOR, useClass: TenantScopeInterceptor }]
       : [];
     return {
       module: DatabaseModule,

@@ -10,7 +10,7 @@ import { migrateDatabase } from '../migrations/run-migrations';
 import { DatabaseModule } from '../nest/database.module';
 import { queryRows } from '../sql/query-rows';
 import { createScratchDatabase } from '../test-support/scratch-database';
-import { installTenantBinding } from './tenant-binding';
+import { verifyTenantBinding } from './tenant-binding';
 import {
   disableTenantIsolation,
   enableTenantIsolation,
@@ -71,9 +71,16 @@ describe('row-level security per company (libs/database tenancy)', () => {
     database = await createScratchDatabase('tenancy');
     await migrateDatabase({ url: database.url, entities: [], migrations: MIGRATIONS, applicationName: 'tenancy-test' });
     // A pool of two, so the concurrent test below hands connections between companies.
-    db = createDataSource({ url: database.url, entities: [], migrations: MIGRATIONS, applicationName: 'tenancy-test', poolSize: 2 });
+    db = createDataSource({
+      url: database.url,
+      entities: [],
+      migrations: MIGRATIONS,
+      applicationName: 'tenancy-test',
+      poolSize: 2,
+      tenantIsolation: true,
+    });
     await db.initialize();
-    await installTenantBinding(db);
+    await verifyTenantBinding(db);
   });
 
   beforeEach(async () => {
@@ -214,6 +221,19 @@ describe('row-level security per company (libs/database tenancy)', () => {
     }
   });
 
+  it('binds through TypeORM\'s own driver option: a DataSource created without tenantIsolation is refused', async () => {
+    const unbound = createDataSource({ url: database.url, entities: [], migrations: [], applicationName: 'tenancy-test' });
+    await unbound.initialize();
+    try {
+      await expect(verifyTenantBinding(unbound)).rejects.toThrow(/without tenantIsolation/);
+      // And it really is unbound: a company scope does not limit it.
+      await runAsCompany('A', async () => expect(await unbound.query(`SELECT count(*)::int AS n FROM things`)).toEqual([{ n: 5 }]));
+    } finally {
+      await unbound.destroy();
+    }
+    expect(await verifyTenantBinding(db)).toEqual({ role: tenantRoleName(database.name) });
+  });
+
   it('lists tenant tables left without a policy', async () => {
     expect(await unprotectedTenantTables((text) => db.query(text))).toEqual([]);
     await db.query(`CREATE TABLE forgotten (company_id varchar(64) NOT NULL)`);
@@ -237,13 +257,13 @@ describe('row-level security per company (libs/database tenancy)', () => {
       withAdminClient(scratch.serverUrl, async (client) => (await client.query(`SELECT 1 FROM pg_roles WHERE rolname = $1`, [role])).rowCount);
     await migrateDatabase({ url: scratch.url, entities: [], migrations: MIGRATIONS, applicationName: 'tenancy-test' });
     expect(await roleExists()).toBe(1);
-    const other = createDataSource({ url: scratch.url, entities: [], migrations: MIGRATIONS, applicationName: 'tenancy-test' });
+    const other = createDataSource({ url: scratch.url, entities: [], migrations: MIGRATIONS, applicationName: 'tenancy-test', tenantIsolation: true });
     await other.initialize();
     try {
       await other.undoLastMigration();
       expect(await unprotectedTenantTables((text) => other.query(text))).toEqual(['things']);
       expect(await roleExists()).toBe(0);
-      await expect(installTenantBinding(other)).rejects.toThrow(/does not exist/);
+      await expect(verifyTenantBinding(other)).rejects.toThrow(/does not exist/);
       await other.runMigrations();
     } finally {
       await other.destroy();

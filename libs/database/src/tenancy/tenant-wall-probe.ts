@@ -34,7 +34,7 @@ async function sqlStateOf(work: () => Promise<unknown>): Promise<string> {
 }
 
 /**
- * Runs, through `dataSource` (a service's own, with `installTenantBinding`) and in `own`'s company
+ * Runs, through `dataSource` (a service's own, created with `tenantIsolation: true`) and in `own`'s company
  * scope, the statements a handler that forgot `WHERE company_id` would run against `entry`, and
  * reports what they reached. Nothing is left changed: writes that succeed run in transactions
  * that are rolled back. Both companies need at least one row in the table.
