@@ -65,9 +65,11 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
   let devBroker: KafkaDevBroker | undefined;
 
   const stop = async () => {
-    // Gateway first (stop taking traffic), then services (their outbox relays flush to Kafka as
-    // they stop), then Kafka, then the database.
-    for (const proc of [...processes].reverse()) await proc.stop('SIGTERM');
+    // Gateway first (stop taking traffic), then the services together (each outbox relay flushes
+    // to Kafka as its service stops), then Kafka, then the database.
+    const gateway = processes.find((proc) => proc.name === GATEWAY.name);
+    await gateway?.stop('SIGTERM');
+    await Promise.all(processes.filter((proc) => proc !== gateway).map((proc) => proc.stop('SIGTERM')));
     await devBroker?.stop();
     await embedded?.stop();
   };
@@ -95,10 +97,23 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
     };
     const only = options.services;
     const selected = only ? SERVICES.filter((s) => only.includes(s.name)) : SERVICES;
+
+    // Every address first, so that each service can start as soon as its own migrations are done
+    // and the gateway alongside them, instead of one phase waiting for the slowest of the last.
+    const serviceUrls: Record<string, string> = {};
+    const gatewayEnv: Record<string, string> = {};
+    for (const service of selected) {
+      const port = options.servicePorts === 'fixed' ? service.defaultPort : await freePort();
+      serviceUrls[service.name] = `http://127.0.0.1:${port}`;
+      if (service.gatewayVariable) gatewayEnv[service.gatewayVariable] = serviceUrls[service.name] as string;
+    }
+    const gatewayPort = options.gatewayPort === 0 ? await freePort() : options.gatewayPort;
+    const baseUrl = `http://127.0.0.1:${gatewayPort}`;
+
     const databaseUrls: Record<string, string> = {};
-    await Promise.all(
-      selected.map(async (service) => {
-        if (!service.database) return;
+    const startService = async (service: (typeof selected)[number]) => {
+      const url = serviceUrls[service.name] as string;
+      if (service.database) {
         const name = options.databaseName ? options.databaseName(service.database) : service.database;
         databaseUrls[service.name] = await ensureDatabase(databaseServer, name);
         log(`migrating ${service.name}`);
@@ -106,34 +121,21 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
           ...commonEnv,
           DATABASE_URL: databaseUrls[service.name],
         });
-      }),
-    );
-
-    const serviceUrls: Record<string, string> = {};
-    const gatewayEnv: Record<string, string> = {};
-    await Promise.all(
-      selected.map(async (service) => {
-        const port = options.servicePorts === 'fixed' ? service.defaultPort : await freePort();
-        const url = `http://127.0.0.1:${port}`;
-        const launch = () =>
-          spawnTs(service.name, `${service.dir}/src/main.ts`, {
-            ...commonEnv,
-            ...service.env,
-            PORT: String(port),
-            HOST: '127.0.0.1',
-            ...(service.database ? { DATABASE_URL: databaseUrls[service.name] } : {}),
-          }, { quiet: options.quiet, nodeArgs: service.nodeArgs });
-        launchers.set(service.name, { launch, readyUrl: `${url}/health/ready` });
-        const proc = launch();
-        processes.push(proc);
-        await waitForReady(`${url}/health/ready`, proc);
-        serviceUrls[service.name] = url;
-        if (service.gatewayVariable) gatewayEnv[service.gatewayVariable] = url;
-        log(`${service.name} ready at ${url}`);
-      }),
-    );
-
-    const gatewayPort = options.gatewayPort === 0 ? await freePort() : options.gatewayPort;
+      }
+      const launch = () =>
+        spawnTs(service.name, `${service.dir}/src/main.ts`, {
+          ...commonEnv,
+          ...service.env,
+          PORT: new URL(url).port,
+          HOST: '127.0.0.1',
+          ...(service.database ? { DATABASE_URL: databaseUrls[service.name] } : {}),
+        }, { quiet: options.quiet, nodeArgs: service.nodeArgs });
+      launchers.set(service.name, { launch, readyUrl: `${url}/health/ready` });
+      const proc = launch();
+      processes.push(proc);
+      await waitForReady(`${url}/health/ready`, proc);
+      log(`${service.name} ready at ${url}`);
+    };
     const launchGateway = () =>
       spawnTs(GATEWAY.name, `${GATEWAY.dir}/src/main.ts`, {
         ...commonEnv,
@@ -141,11 +143,13 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
         PORT: String(gatewayPort),
         HOST: options.servicePorts === 'fixed' ? '0.0.0.0' : '127.0.0.1',
       }, { quiet: options.quiet, nodeArgs: GATEWAY.nodeArgs });
-    const gateway = launchGateway();
-    processes.push(gateway);
-    const baseUrl = `http://127.0.0.1:${gatewayPort}`;
-    launchers.set(GATEWAY.name, { launch: launchGateway, readyUrl: `${baseUrl}/health/ready` });
-    await waitForReady(`${baseUrl}/health/ready`, gateway);
+    const startGateway = async () => {
+      launchers.set(GATEWAY.name, { launch: launchGateway, readyUrl: `${baseUrl}/health/ready` });
+      const gateway = launchGateway();
+      processes.push(gateway);
+      await waitForReady(`${baseUrl}/health/ready`, gateway);
+    };
+    await Promise.all([...selected.map(startService), startGateway()]);
     serviceUrls[GATEWAY.name] = baseUrl;
 
     const restart = async (name: string, { signal = 'SIGKILL', readyTimeoutMs }: { signal?: NodeJS.Signals; readyTimeoutMs?: number } = {}) => {
@@ -153,7 +157,7 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
       const index = processes.findIndex((proc) => proc.name === name);
       if (!launcher || index < 0) throw new Error(`no process named ${name} in this system`);
       await processes[index].stop(signal);
-      // Same slot in the list, so stop() keeps its order (gateway first).
+      // Same slot in the list, so the list stays one process per name.
       const proc = launcher.launch();
       processes[index] = proc;
       await waitForReady(launcher.readyUrl, proc, readyTimeoutMs);
