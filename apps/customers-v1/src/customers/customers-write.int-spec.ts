@@ -115,6 +115,14 @@ describe('customers-v1 create, read, update', () => {
     expect(body.name).toBe('Acme AS');
   });
 
+  it('answers a GET whose If-None-Match holds the current ETag with 304 and no body; a stale one in full', async () => {
+    const etag = (await get('10001')).response.headers.get('etag')!;
+    const unchanged = await t.http.request('/v1/customer/10001', { headers: { ...headers, 'if-none-match': etag } });
+    expect([unchanged.status, unchanged.headers.get('etag'), await unchanged.text()]).toEqual([304, etag, '']);
+    const stale = await t.http.request('/v1/customer/10001', { headers: { ...headers, 'if-none-match': '"0"' } });
+    expect([stale.status, ((await stale.json()) as Customer).number]).toEqual([200, '10001']);
+  });
+
   it('updates only the fields present: 204 with a new ETag; nested objects are merged', async () => {
     const before = await get('10001');
     const response = await put('10001', { name: 'Acme Holding AS', mainAddress: { city: 'Drammen' } });

@@ -1,9 +1,8 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Put, Query, Res, UseInterceptors } from '@nestjs/common';
-import type { FastifyReply } from 'fastify';
+import { Body, Controller, Get, Header, HttpCode, Param, Post, Put, Query, UseInterceptors } from '@nestjs/common';
 import { CompanyId } from '@erp/auth';
 import { V1ValueUnwrapInterceptor } from '@erp/bootstrap';
 import { NotFoundError } from '@erp/errors';
-import { formatEtag, IfMatch, type IfMatchCondition } from '@erp/etag';
+import { IfMatch, type IfMatchCondition, Versioned, versioned, type VersionedBody } from '@erp/etag';
 import { ApiBody, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import {
   ApiAuthenticated,
@@ -49,12 +48,8 @@ export class CustomersController {
   @ApiTimestampFilter('lastModifiedDateTime')
   @ApiTimestampFilter('createdDateTime')
   @ApiJsonResponse(200, 'A page of customers', { type: 'array', items: ref('CustomerListItem') })
-  async list(
-    @CompanyId() companyId: string,
-    @Query() query: Record<string, string | string[] | undefined>,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<string> {
-    reply.type(JSON_TYPE);
+  @Header('content-type', JSON_TYPE)
+  async list(@CompanyId() companyId: string, @Query() query: Record<string, string | string[] | undefined>): Promise<string> {
     return this.customers.list(companyId, query);
   }
 
@@ -63,14 +58,11 @@ export class CustomersController {
   @NUMBER_PARAM
   @ApiJsonResponse(200, 'The customer', 'Customer', ETAG_HEADER)
   @ApiErrors('v1', 404)
-  async get(
-    @CompanyId() companyId: string,
-    @Param('customerNumber') number: string,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<string> {
+  @Header('content-type', JSON_TYPE)
+  @Versioned()
+  async get(@CompanyId() companyId: string, @Param('customerNumber') number: string): Promise<VersionedBody<string>> {
     const customer = await this.customers.get(companyId, checkNumber(number));
-    reply.type(JSON_TYPE).header('etag', formatEtag(customer.version));
-    return customer.json;
+    return versioned(customer.json, customer.version);
   }
 
   @Post()
@@ -79,17 +71,11 @@ export class CustomersController {
   @ApiBody({ schema: ref('CustomerCreate') })
   @ApiJsonResponse(201, 'Created', 'Customer', { ...ETAG_HEADER, ...LOCATION_HEADER })
   @ApiErrors('v1', 415)
-  async create(
-    @CompanyId() companyId: string,
-    @Body() dto: CreateCustomerDto,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<string> {
+  @Header('content-type', JSON_TYPE)
+  @Versioned()
+  async create(@CompanyId() companyId: string, @Body() dto: CreateCustomerDto): Promise<VersionedBody<string>> {
     const customer = await this.customers.create(companyId, dto);
-    reply
-      .type(JSON_TYPE)
-      .header('etag', formatEtag(customer.version))
-      .header('location', `/v1/customer/${encodeURIComponent(customer.number)}`);
-    return customer.json;
+    return versioned(customer.json, customer.version, { location: `/v1/customer/${encodeURIComponent(customer.number)}` });
   }
 
   /** v1 rule: If-Match is optional; when sent and stale the answer is 412 and nothing changes. */
@@ -101,14 +87,14 @@ export class CustomersController {
   @ApiBody({ schema: ref('CustomerUpdate') })
   @ApiResponse({ status: 204, description: 'Updated', headers: ETAG_HEADER })
   @ApiErrors('v1', 404, 412, 415)
+  @Versioned()
   async update(
     @CompanyId() companyId: string,
     @Param('customerNumber') number: string,
     @Body() dto: UpdateCustomerDto,
     @IfMatch() ifMatch: IfMatchCondition | undefined,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<void> {
+  ): Promise<VersionedBody<undefined>> {
     const customer = await this.customers.update(companyId, checkNumber(number), dto, ifMatch);
-    reply.header('etag', formatEtag(customer.version));
+    return versioned(undefined, customer.version);
   }
 }

@@ -243,6 +243,14 @@ describe('sales-orders-v3 create, read, update, delete', () => {
   });
 
   describe('GET', () => {
+    it('answers a GET whose If-None-Match holds the current ETag with 304 and no body; a stale one in full', async () => {
+      const etag = (await get('/api/v3/SalesOrders/SO/000001')).response.headers.get('etag')!;
+      const unchanged = await send('GET', '/api/v3/SalesOrders/SO/000001', undefined, { 'if-none-match': etag });
+      expect([unchanged.status, unchanged.headers.get('etag'), await unchanged.text()]).toEqual([304, etag, '']);
+      const stale = await send('GET', '/api/v3/SalesOrders/SO/000001', undefined, { 'if-none-match': '"0"' });
+      expect(stale.status).toBe(200);
+    });
+
     it('reads an order with its ETag; parts not expanded are left out', async () => {
       const { response, order } = await get('/api/v3/SalesOrders/SO/000001');
       expect(response.status).toBe(200);

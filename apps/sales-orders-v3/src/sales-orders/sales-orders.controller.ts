@@ -1,9 +1,9 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Header, HttpCode, Param, Patch, Post, Query, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
 import { CompanyId } from '@erp/auth';
 import { DETAIL_CODES, NotFoundError, ValidationFailedError } from '@erp/errors';
-import { formatEtag, IfMatch, type IfMatchCondition } from '@erp/etag';
+import { IfMatch, type IfMatchCondition, Versioned, versioned, type VersionedBody } from '@erp/etag';
 import { parseV3Expand } from '@erp/paging';
 import {
   EXPAND_PARTS,
@@ -119,18 +119,18 @@ export class SalesOrdersController {
   @ApiExpand(EXPAND_VALUES)
   @ApiJsonResponse(200, 'The order with the expanded parts', 'SalesOrder', ETAG_HEADER)
   @ApiErrors('problem', 404)
+  @Header('content-type', JSON_TYPE)
+  @Versioned()
   async get(
     @CompanyId() companyId: string,
     @Param('type') type: string,
     @Param('orderId') orderId: string,
     @Query() query: QueryParams,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<string> {
+  ): Promise<VersionedBody<string>> {
     const key = orderKey(type, orderId);
     refuseUnknownParameters(query, new Set(['expand']));
     const order = await this.orders.get(companyId, key.type, key.orderId, parseV3Expand(query.expand, EXPAND_PARTS));
-    reply.type(JSON_TYPE).header('etag', formatEtag(order.version));
-    return order.json;
+    return versioned(order.json, order.version);
   }
 
   /** The body is validated by the use case (not the global pipe) so that every problem, including those only the database can find, comes in one 400. */
@@ -140,10 +140,11 @@ export class SalesOrdersController {
   @ApiBody({ schema: ref('SalesOrderCreate') })
   @ApiJsonResponse(201, 'Created: the order with every part', 'SalesOrder', { ...ETAG_HEADER, ...LOCATION_HEADER })
   @ApiErrors('problem', 413, 415)
-  async create(@CompanyId() companyId: string, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
+  @Header('content-type', JSON_TYPE)
+  @Versioned()
+  async create(@CompanyId() companyId: string, @Body() body: unknown): Promise<VersionedBody<string>> {
     const order = await this.orders.create(companyId, body);
-    reply.type(JSON_TYPE).header('etag', formatEtag(order.version)).header('location', orderLink(order.type, order.orderId));
-    return order.json;
+    return versioned(order.json, order.version, { location: orderLink(order.type, order.orderId) });
   }
 
   /** v3 rule: If-Match is required (428 without it). */
@@ -158,18 +159,18 @@ export class SalesOrdersController {
   @ApiBody({ schema: ref('SalesOrderPatch') })
   @ApiJsonResponse(200, 'Changed: the updated order with every part', 'SalesOrder', ETAG_HEADER)
   @ApiErrors('problem', 404, 412, 413, 415, 428)
+  @Header('content-type', JSON_TYPE)
+  @Versioned()
   async patch(
     @CompanyId() companyId: string,
     @Param('type') type: string,
     @Param('orderId') orderId: string,
     @IfMatch({ required: true }) ifMatch: IfMatchCondition,
     @Body() body: unknown,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<string> {
+  ): Promise<VersionedBody<string>> {
     const key = orderKey(type, orderId);
     const order = await this.orders.patch(companyId, key.type, key.orderId, body, ifMatch);
-    reply.type(JSON_TYPE).header('etag', formatEtag(order.version));
-    return order.json;
+    return versioned(order.json, order.version);
   }
 
   @Delete(':type/:orderId')
@@ -216,20 +217,19 @@ export class SalesOrdersController {
   @ApiParam({ name: 'lineId', schema: { type: 'integer', minimum: 1 } })
   @ApiJsonResponse(200, 'The line', 'SalesOrderLine')
   @ApiErrors('problem', 404)
+  @Header('content-type', JSON_TYPE)
   async getLine(
     @CompanyId() companyId: string,
     @Param('type') type: string,
     @Param('orderId') orderId: string,
     @Param('lineId') lineId: string,
     @Query() query: QueryParams,
-    @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<string> {
     const key = orderKey(type, orderId);
     if (!LINE_ID_IN_PATH.test(lineId) || Number(lineId) > 2_147_483_647) {
       throw new NotFoundError(`Line ${lineId.slice(0, 12)} of sales order ${key.type} ${key.orderId}`);
     }
     refuseUnknownParameters(query, new Set());
-    reply.type(JSON_TYPE);
     return this.orders.getLine(companyId, key.type, key.orderId, Number(lineId));
   }
 }

@@ -102,6 +102,15 @@ describe('supplier-invoices-v1 create, read, update', () => {
     expect(again.response.headers.get('etag')).toBe(response.headers.get('etag'));
   });
 
+  it('answers a GET whose If-None-Match holds the current ETag with 304 and no body; a stale one in full', async () => {
+    const { response, body } = await get('000001');
+    const etag = response.headers.get('etag')!;
+    const unchanged = await t.http.request('/v1/supplierInvoice/000001', { headers: { ...headers, 'if-none-match': etag } });
+    expect([unchanged.status, unchanged.headers.get('etag'), await unchanged.text()]).toEqual([304, etag, '']);
+    const stale = await t.http.request('/v1/supplierInvoice/000001', { headers: { ...headers, 'if-none-match': '"0"' } });
+    expect([stale.status, ((await stale.json()) as Invoice).referenceNumber]).toEqual([200, body.referenceNumber]);
+  });
+
   it('computes amounts from the lines with exact decimals: amount = lines + VAT, balance = amount', async () => {
     const json = await text('000001');
     // 59.97 + 0.02 + 1.01 + 15.25, written by Postgres from numeric columns: no float residue.

@@ -1,9 +1,8 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Put, Query, Res, UseInterceptors } from '@nestjs/common';
-import type { FastifyReply } from 'fastify';
+import { Body, Controller, Get, Header, HttpCode, Param, Post, Put, Query, UseInterceptors } from '@nestjs/common';
 import { CompanyId } from '@erp/auth';
 import { V1ValueUnwrapInterceptor } from '@erp/bootstrap';
 import { NotFoundError } from '@erp/errors';
-import { formatEtag, IfMatch, type IfMatchCondition } from '@erp/etag';
+import { IfMatch, type IfMatchCondition, Versioned, versioned, type VersionedBody } from '@erp/etag';
 import { CreateSupplierInvoiceDto, REFERENCE_NUMBER, UpdateSupplierInvoiceDto } from './dto/supplier-invoice-write.dto';
 import { SupplierInvoicesService } from './supplier-invoices.service';
 import { ApiBody, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
@@ -46,12 +45,8 @@ export class SupplierInvoicesController {
   @ApiFilter('documentType', 'Document type', DOCUMENT_TYPES)
   @ApiTimestampFilter('lastModifiedDateTime')
   @ApiJsonResponse(200, 'A page of supplier invoices', { type: 'array', items: ref('SupplierInvoiceListItem') })
-  async list(
-    @CompanyId() companyId: string,
-    @Query() query: Record<string, string | string[] | undefined>,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<string> {
-    reply.type(JSON_TYPE);
+  @Header('content-type', JSON_TYPE)
+  async list(@CompanyId() companyId: string, @Query() query: Record<string, string | string[] | undefined>): Promise<string> {
     return this.invoices.list(companyId, query);
   }
 
@@ -60,14 +55,11 @@ export class SupplierInvoicesController {
   @NUMBER_PARAM
   @ApiJsonResponse(200, 'The invoice with its lines and attachments', 'SupplierInvoice', ETAG_HEADER)
   @ApiErrors('v1', 404)
-  async get(
-    @CompanyId() companyId: string,
-    @Param('documentNumber') documentNumber: string,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<string> {
+  @Header('content-type', JSON_TYPE)
+  @Versioned()
+  async get(@CompanyId() companyId: string, @Param('documentNumber') documentNumber: string): Promise<VersionedBody<string>> {
     const invoice = await this.invoices.get(companyId, checkReference(documentNumber));
-    reply.type(JSON_TYPE).header('etag', formatEtag(invoice.version));
-    return invoice.json;
+    return versioned(invoice.json, invoice.version);
   }
 
   @Post()
@@ -76,17 +68,11 @@ export class SupplierInvoicesController {
   @ApiBody({ schema: ref('SupplierInvoiceCreate') })
   @ApiJsonResponse(201, 'Created', 'SupplierInvoice', { ...ETAG_HEADER, ...LOCATION_HEADER })
   @ApiErrors('v1', 415)
-  async create(
-    @CompanyId() companyId: string,
-    @Body() dto: CreateSupplierInvoiceDto,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<string> {
+  @Header('content-type', JSON_TYPE)
+  @Versioned()
+  async create(@CompanyId() companyId: string, @Body() dto: CreateSupplierInvoiceDto): Promise<VersionedBody<string>> {
     const invoice = await this.invoices.create(companyId, dto);
-    reply
-      .type(JSON_TYPE)
-      .header('etag', formatEtag(invoice.version))
-      .header('location', `/v1/supplierInvoice/${encodeURIComponent(invoice.referenceNumber)}`);
-    return invoice.json;
+    return versioned(invoice.json, invoice.version, { location: `/v1/supplierInvoice/${encodeURIComponent(invoice.referenceNumber)}` });
   }
 
   /** v1 rule: If-Match is optional; when sent and stale the answer is 412 and nothing changes. */
@@ -98,14 +84,14 @@ export class SupplierInvoicesController {
   @ApiBody({ schema: ref('SupplierInvoiceUpdate') })
   @ApiResponse({ status: 204, description: 'Updated', headers: ETAG_HEADER })
   @ApiErrors('v1', 404, 412, 415)
+  @Versioned()
   async update(
     @CompanyId() companyId: string,
     @Param('documentNumber') documentNumber: string,
     @Body() dto: UpdateSupplierInvoiceDto,
     @IfMatch() ifMatch: IfMatchCondition | undefined,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<void> {
+  ): Promise<VersionedBody<undefined>> {
     const invoice = await this.invoices.update(companyId, checkReference(documentNumber), dto, ifMatch);
-    reply.header('etag', formatEtag(invoice.version));
+    return versioned(undefined, invoice.version);
   }
 }
