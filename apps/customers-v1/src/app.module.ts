@@ -28,7 +28,12 @@ export class CustomersAppModule {
         MessagingModule.forRoot(messagingOptionsFrom(config, { clientId: 'customers-v1' })),
         AuthModule.forRoot(authSettingsFrom(config), { requireApplicationType: true }),
         HealthModule.forRoot(),
-        OpenApiModule.forRoot({ title: 'Customers', version: '1', schemas: CUSTOMER_SCHEMAS }),
+        OpenApiModule.forRoot({
+          title: 'Customers',
+          version: '1',
+          schemas: CUSTOMER_SCHEMAS,
+          pageLimits: { CUSTOMER_MAX_PAGE_SIZE: config.CUSTOMER_MAX_PAGE_SIZE },
+        }),
       ],
       controllers: [CustomersController],
       providers: [CustomersService, { provide: CUSTOMER_SETTINGS, useValue: { maxPageSize: config.CUSTOMER_MAX_PAGE_SIZE } }],

@@ -32,7 +32,12 @@ export class SupplierInvoicesAppModule {
         MessagingModule.forRoot(messagingOptionsFrom(config, { clientId: 'supplier-invoices-v1' })),
         AuthModule.forRoot(authSettingsFrom(config), { requireApplicationType: true }),
         HealthModule.forRoot(),
-        OpenApiModule.forRoot({ title: 'Supplier invoices', version: '1', schemas: SUPPLIER_INVOICE_SCHEMAS }),
+        OpenApiModule.forRoot({
+          title: 'Supplier invoices',
+          version: '1',
+          schemas: SUPPLIER_INVOICE_SCHEMAS,
+          pageLimits: { SUPPLIER_INVOICE_MAX_PAGE_SIZE: config.SUPPLIER_INVOICE_MAX_PAGE_SIZE },
+        }),
       ],
       controllers: [SupplierInvoicesController],
       providers: [

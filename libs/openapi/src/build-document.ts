@@ -1,5 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { applyPageLimits } from './page-limits';
 import { BEARER_SCHEME, SHARED_SCHEMAS, type Schemas } from './schemas';
 
 export interface OpenApiDocumentOptions {
@@ -8,6 +9,8 @@ export interface OpenApiDocumentOptions {
   description?: string;
   /** Named component schemas the service's decorators refer to (`ref('Customer')`). */
   schemas?: Schemas;
+  /** The configured maxima that `@ApiV1Paging(name)` parameters refer to, e.g. `{ CUSTOMER_MAX_PAGE_SIZE: 1000 }`. */
+  pageLimits?: Readonly<Record<string, number>>;
 }
 
 /** Paths that are operations, not API: health, metrics and the document itself. */
@@ -33,6 +36,7 @@ export function buildOpenApiDocument(app: INestApplication, options: OpenApiDocu
   for (const path of Object.keys(document.paths)) {
     if (OPERATIONAL_PATH.test(path)) delete document.paths[path];
   }
+  applyPageLimits(document, options.pageLimits ?? {});
   if (!options.description) delete (document.info as { description?: string }).description;
   return document;
 }

@@ -1,6 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiBearerAuth, ApiHeader, ApiQuery, ApiResponse } from '@nestjs/swagger';
-import type { HeadersObject, SchemaObject } from '@nestjs/swagger';
+import type { ApiQueryOptions, HeadersObject, SchemaObject } from '@nestjs/swagger';
+import { PAGE_LIMIT_EXTENSION } from './page-limits';
 import { BEARER_SCHEME, ref } from './schemas';
 
 export type ErrorFamily = 'v1' | 'problem';
@@ -99,16 +100,19 @@ export function ApiJsonResponse(
   }) as MethodDecorator;
 }
 
-/** v1 paging: `pageNumber` (1-based) and `pageSize` (default and maximum = the endpoint's maximum). */
-export function ApiV1Paging(maxPageSize: number): MethodDecorator {
+/** v1 paging: `pageNumber` (1-based) and `pageSize`, whose default and maximum is the setting `limit` names. */
+export function ApiV1Paging(limit: string): MethodDecorator {
+  const pageSize: ApiQueryOptions & { [PAGE_LIMIT_EXTENSION]: string } = {
+    name: 'pageSize',
+    required: false,
+    schema: { type: 'integer', minimum: 1 },
+    [PAGE_LIMIT_EXTENSION]: limit,
+  };
   return applyDecorators(
     ApiQuery({ name: 'pageNumber', required: false, description: '1-based page number (default 1); past the end: `[]`', schema: { type: 'integer', minimum: 1, default: 1 } }),
-    ApiQuery({
-      name: 'pageSize',
-      required: false,
-      description: `Records per page; default and maximum ${maxPageSize} (larger values return the maximum)`,
-      schema: { type: 'integer', minimum: 1, default: maxPageSize },
-    }),
+    // The maximum is configuration (`limit` names the setting): the document gets the value the
+    // running service enforces when it is built (OpenApiModule.forRoot({ pageLimits })).
+    ApiQuery(pageSize),
   ) as MethodDecorator;
 }
 

@@ -1,5 +1,5 @@
 import type { OpenApiDoc } from '@erp/openapi';
-import { startCustomersTestApp, type CustomersTestApp } from '../testing/customers-test-app';
+import { insertCustomers, startCustomersTestApp, type CustomersTestApp } from '../testing/customers-test-app';
 
 describe('customers-v1 /openapi.json', () => {
   let app: CustomersTestApp;
@@ -21,5 +21,26 @@ describe('customers-v1 /openapi.json', () => {
     expect(put.parameters.map((p: { name: string }) => p.name)).toEqual(expect.arrayContaining(['If-Match', 'ipp-application-type', 'ipp-company-id']));
     expect(put.responses['412'].content['application/json'].schema.$ref).toBe('#/components/schemas/V1Error');
     expect(document.components!.securitySchemes!.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
+  });
+
+  it('states the page maximum the service enforces, from the same setting (CUSTOMER_MAX_PAGE_SIZE)', async () => {
+    const small = await startCustomersTestApp({ CUSTOMER_MAX_PAGE_SIZE: '250' });
+    try {
+      const document = (await (await fetch(`${small.service.url}/openapi.json`)).json()) as OpenApiDoc;
+      type Parameter = { name: string; description: string; schema: { default?: number } };
+      const list = (document.paths!['/v1/customer'] as { get: { parameters: Parameter[] } }).get;
+      const pageSize = list.parameters.find((p) => p.name === 'pageSize')!;
+      expect(pageSize.schema.default).toBe(250);
+      expect(pageSize.description).toContain('maximum 250');
+      await insertCustomers(small.sql, '1000001', 260);
+      const headers = await small.auth.headers({ company: '1000001' });
+      const page = await fetch(`${small.service.url}/v1/customer?pageSize=100000`, { headers });
+      expect(page.status).toBe(200);
+      const records = (await page.json()) as { metadata: { maxPageSize: number } }[];
+      expect(records.length).toBe(250);
+      expect(new Set(records.map((record) => record.metadata.maxPageSize))).toEqual(new Set([250]));
+    } finally {
+      await small.close();
+    }
   });
 });

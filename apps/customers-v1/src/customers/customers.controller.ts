@@ -40,7 +40,7 @@ export class CustomersController {
 
   @Get()
   @ApiOperation({ summary: 'List customers', description: 'A bare JSON array; every record carries `metadata { totalCount, maxPageSize }`. Unknown query parameters are 400.' })
-  @ApiV1Paging(1000)
+  @ApiV1Paging('CUSTOMER_MAX_PAGE_SIZE')
   @ApiFilter('name', 'Case-insensitive substring of the name')
   @ApiFilter('status', 'Status', CUSTOMER_STATUSES)
   @ApiFilter('corporateId', 'Corporate id (exact)')

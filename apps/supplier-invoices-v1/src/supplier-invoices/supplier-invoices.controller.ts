@@ -39,7 +39,7 @@ export class SupplierInvoicesController {
 
   @Get()
   @ApiOperation({ summary: 'List supplier invoices', description: 'A bare JSON array; every record carries `metadata { totalCount, maxPageSize }`. Unknown query parameters are 400.' })
-  @ApiV1Paging(500)
+  @ApiV1Paging('SUPPLIER_INVOICE_MAX_PAGE_SIZE')
   @ApiFilter('status', 'Status', INVOICE_STATUSES)
   @ApiFilter('supplier', "The supplier's number")
   @ApiFilter('documentType', 'Document type', DOCUMENT_TYPES)

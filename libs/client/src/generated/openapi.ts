@@ -2624,7 +2624,7 @@ export interface operations {
                 name?: string;
                 /** @description 1-based page number (default 1); past the end: `[]` */
                 pageNumber?: number;
-                /** @description Records per page; default and maximum 1000 (larger values return the maximum) */
+                /** @description Records per page; default and maximum 1000 (CUSTOMER_MAX_PAGE_SIZE; larger values return the maximum) */
                 pageSize?: number;
                 /** @description Status */
                 status?: "Active" | "OnHold" | "CreditHold" | "Inactive" | "OneTime";
@@ -2948,7 +2948,7 @@ export interface operations {
                 lastModifiedDateTimeCondition?: ">" | ">=" | "<" | "<=" | "=";
                 /** @description 1-based page number (default 1); past the end: `[]` */
                 pageNumber?: number;
-                /** @description Records per page; default and maximum 500 (larger values return the maximum) */
+                /** @description Records per page; default and maximum 500 (SUPPLIER_INVOICE_MAX_PAGE_SIZE; larger values return the maximum) */
                 pageSize?: number;
                 /** @description Status */
                 status?: "Hold" | "Balanced" | "Open" | "Closed";
