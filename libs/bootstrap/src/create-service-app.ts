@@ -3,7 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { type FastifyError, type FastifyReply, type FastifyRequest, LogController } from 'fastify';
 import type { Logger } from 'pino';
-import { ApiError, ApiExceptionFilter, createValidationPipe, type ErrorFamily, errorFamilyForPath, renderError } from '@erp/errors';
+import { ApiError, ApiExceptionFilter, createValidationPipe, type ErrorFamily, errorFamilyForPath, JsonObjectBodyPipe, renderError } from '@erp/errors';
 import { instrumentHttpMetrics, instrumentHttpTracing, PinoNestLogger, requestIdFor } from '@erp/observability';
 import { clientErrorHandler } from './client-error';
 
@@ -159,6 +159,12 @@ export async function createServiceApp(
     });
     payload.on('error', (err) => finish(err));
   });
+  // The same rule for the query string and path: a NUL in a filter reached SQL as a 500.
+  fastify.addHook('preValidation', async (request) => {
+    if (containsNul(request.query) || containsNul(request.params)) {
+      throw new ApiError('ValidationFailed', 'Query and path values must not contain the NUL character (\\u0000)');
+    }
+  });
   const app = await NestFactory.create<NestFastifyApplication>(module, adapter, {
     logger: new PinoNestLogger(options.logger),
     bufferLogs: false,
@@ -166,7 +172,7 @@ export async function createServiceApp(
     bodyParser: false,
   });
   app.useGlobalFilters(new ApiExceptionFilter(options.errorFamily));
-  app.useGlobalPipes(createValidationPipe());
+  app.useGlobalPipes(new JsonObjectBodyPipe(), createValidationPipe());
   return app;
 }
 

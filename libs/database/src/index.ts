@@ -24,6 +24,7 @@ export { migrateDatabase, runMigrations } from './migrations/run-migrations';
 export { DatabaseModule, type DatabaseModuleOptions } from './nest/database.module';
 export { freePort } from './embedded-postgres/free-port';
 export { queryRows } from './sql/query-rows';
+export { isPgInteger, PG_INTEGER_MAX, PG_INTEGER_MIN } from './sql/integer-range';
 export { currentTenantScope, runAsCompany, runAsService, type TenantScope } from './tenancy/tenant-scope';
 export { COMPANY_SETTING, tenantRoleName } from './tenancy/tenant-role';
 export { verifyTenantBinding } from './tenancy/tenant-binding';

@@ -1,4 +1,4 @@
-import { ValidationPipe, type ValidationError } from '@nestjs/common';
+import { type ArgumentMetadata, Injectable, type PipeTransform, ValidationPipe, type ValidationError } from '@nestjs/common';
 import { ValidationFailedError, type FieldProblem } from './api-error';
 import { DETAIL_CODES, type DetailCode } from './fault-codes';
 
@@ -44,4 +44,21 @@ export function createValidationPipe(): ValidationPipe {
     validationError: { target: false, value: false },
     exceptionFactory: (errors) => new ValidationFailedError(flattenValidationErrors(errors)),
   });
+}
+
+/**
+ * Every JSON request body the API documents is an object. Nest's ValidationPipe turns a `null`
+ * body into `{}` before validating it, so `PUT` with the body `null` was a silent empty update;
+ * this pipe, first in line, answers a body that is JSON but not an object (null, an array, a
+ * string, a number, a boolean) with 400. An absent body is left to the DTO's own rules.
+ */
+@Injectable()
+export class JsonObjectBodyPipe implements PipeTransform {
+  transform(value: unknown, metadata: ArgumentMetadata): unknown {
+    if (metadata.type !== 'body' || value === undefined) return value;
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+      throw new ValidationFailedError([{ field: 'body', message: 'The request body must be a JSON object', code: DETAIL_CODES.invalidValue }]);
+    }
+    return value;
+  }
 }

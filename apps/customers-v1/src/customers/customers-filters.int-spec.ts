@@ -138,4 +138,21 @@ describe('GET /v1/customer filters', () => {
     const byCorporate = await list(`corporateId=${encodeURIComponent("ORG-1' OR company_id <> '")}`);
     expect(byCorporate).toEqual([]);
   });
+
+  it.each(['name=%00', 'corporateId=a%00b', 'vatRegistrationId=%00', 'status=Active&name=Acme%00'])(
+    'refuses a NUL character (which PostgreSQL cannot store) in %s with a 400 in the v1 shape',
+    async (query) => {
+      const response = await t.http.request(`/v1/customer?${query}`, { headers });
+      expect(response.status).toBe(400);
+      const body = (await response.json()) as { ExceptionFaultCode: string; ExceptionMessage: string };
+      expect(body.ExceptionFaultCode).toBe('10001');
+      expect(body.ExceptionMessage).toContain('NUL');
+    },
+  );
+
+  it('refuses a NUL character in the path with a 400', async () => {
+    const response = await t.http.request('/v1/customer/F1%00', { headers });
+    expect(response.status).toBe(400);
+  });
 });
+

@@ -223,6 +223,17 @@ describe('customers-v1 create, read, update', () => {
       expect(await rowSnapshot()).toEqual(snapshot);
     });
 
+    it('refuses a JSON body that is not an object (null, array, string, number) with a 400, on PUT and POST, changing nothing', async () => {
+      const snapshot = await rowSnapshot();
+      for (const body of ['null', '[]', '[{"name":"x"}]', '"Acme"', '42', 'true']) {
+        for (const response of [await put('10001', body), await post(body)]) {
+          expect({ body, status: response.status }).toEqual({ body, status: 400 });
+          expect(((await response.json()) as { ExceptionMessage: string }).ExceptionMessage).toContain('JSON object');
+        }
+      }
+      expect(await rowSnapshot()).toEqual(snapshot);
+    });
+
     it('answers 415 to a body that is not JSON', async () => {
       const response = await post('name=Acme', { 'content-type': 'application/x-www-form-urlencoded' });
       expect([400, 415]).toContain(response.status);

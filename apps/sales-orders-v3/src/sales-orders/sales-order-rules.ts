@@ -1,3 +1,4 @@
+import { isPgInteger } from '@erp/database';
 import { DETAIL_CODES, type FieldProblem } from '@erp/errors';
 import { parseV3DateTime } from '@erp/paging';
 import type { CustomerSnapshot } from '../customers/customer-snapshots.service';
@@ -125,12 +126,16 @@ export function patchRuleProblems(dto: PatchSalesOrderDto): FieldProblem[] {
   return problems;
 }
 
-/** The update/delete entries whose lineId must exist on the order: index in `lines` and the id. */
+/**
+ * The update/delete entries whose lineId must exist on the order: index in `lines` and the id.
+ * Only ids a line id column can hold are looked up; others already have their problem from the
+ * DTO (`@Max`), and as SQL parameters they would fail the query (a 500, found by fuzzing).
+ */
 export function referencedLineIds(dto: PatchSalesOrderDto): Array<{ index: number; lineId: number }> {
   const refs: Array<{ index: number; lineId: number }> = [];
   (Array.isArray(dto.lines) ? dto.lines : []).forEach((line, index) => {
-    if (isObject(line) && (line.operation === 'update' || line.operation === 'delete') && Number.isInteger(line.lineId)) {
-      refs.push({ index, lineId: line.lineId as number });
+    if (isObject(line) && (line.operation === 'update' || line.operation === 'delete') && isPgInteger(line.lineId)) {
+      refs.push({ index, lineId: line.lineId });
     }
   });
   return refs;

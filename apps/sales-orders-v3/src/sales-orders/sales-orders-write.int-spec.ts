@@ -612,6 +612,29 @@ describe('sales-orders-v3 create, read, update, delete', () => {
       expect(await orderRows(t.sql, A, 'SO', '000001')).toEqual(before);
     });
 
+    it('refuses a lineId beyond the line id column (integer) with a 400 listing it, and applies nothing', async () => {
+      const before = await orderRows(t.sql, A, 'SO', '000001');
+      for (const lineId of ['2147483648', '1e308', '123456789012345678901234567890', '-2147483649']) {
+        const body = `{"lines":[{"operation":"update","lineId":${lineId},"quantity":3}]}`;
+        const response = await send('PATCH', '/api/v3/SalesOrders/SO/000001', body, { 'if-match': '*' });
+        expect({ lineId, status: response.status }).toEqual({ lineId, status: 400 });
+        expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+        expect(Object.keys(((await response.json()) as Problem).errors!)).toEqual(['lines[0].lineId']);
+      }
+      // The largest integer is a line id that can be looked up: it does not exist.
+      const largest = await send('PATCH', '/api/v3/SalesOrders/SO/000001', '{"lines":[{"operation":"update","lineId":2147483647,"quantity":3}]}', { 'if-match': '*' });
+      expect(((await largest.json()) as Problem).errors!['lines[0].lineId']).toEqual(['line 2147483647 does not exist on this order']);
+      expect(await orderRows(t.sql, A, 'SO', '000001')).toEqual(before);
+    });
+
+    it('refuses a JSON body that is not an object with a 400, on POST and PATCH', async () => {
+      for (const body of ['null', '[]', '"order"', '12']) {
+        for (const response of [await send('POST', '/api/v3/SalesOrders', body), await send('PATCH', '/api/v3/SalesOrders/SO/000001', body, { 'if-match': '*' })]) {
+          expect({ body, status: response.status }).toEqual({ body, status: 400 });
+        }
+      }
+    });
+
     it('refuses a PATCH that changes nothing, and null for fields that cannot be cleared', async () => {
       for (const body of [{}, { lines: [] }, { date: null }, { status: null }, { customer: { id: null } }, { lines: [{ operation: 'update', lineId: 1, quantity: null }] }]) {
         const response = await send('PATCH', '/api/v3/SalesOrders/SO/000001', body, { 'if-match': '*' });

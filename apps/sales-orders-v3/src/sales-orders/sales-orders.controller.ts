@@ -2,6 +2,7 @@ import { Body, Controller, Delete, Get, Header, HttpCode, Param, Patch, Post, Qu
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
 import { CompanyId } from '@erp/auth';
+import { PG_INTEGER_MAX } from '@erp/database';
 import { DETAIL_CODES, NotFoundError, ValidationFailedError } from '@erp/errors';
 import { IfMatch, type IfMatchCondition, Versioned, versioned, type VersionedBody } from '@erp/etag';
 import { parseV3Expand } from '@erp/paging';
@@ -226,7 +227,7 @@ export class SalesOrdersController {
     @Query() query: QueryParams,
   ): Promise<string> {
     const key = orderKey(type, orderId);
-    if (!LINE_ID_IN_PATH.test(lineId) || Number(lineId) > 2_147_483_647) {
+    if (!LINE_ID_IN_PATH.test(lineId) || Number(lineId) > PG_INTEGER_MAX) {
       throw new NotFoundError(`Line ${lineId.slice(0, 12)} of sales order ${key.type} ${key.orderId}`);
     }
     refuseUnknownParameters(query, new Set());

@@ -210,6 +210,17 @@ describe('supplier-invoices-v1 create, read, update', () => {
     expect((await put('000003', { description: 'third' }, { 'if-match': '*' })).status).toBe(204);
   });
 
+  it('refuses a JSON body that is not an object (null, array, string, number) with a 400, changing nothing', async () => {
+    const before = await t.sql.query(`SELECT * FROM supplier_invoices ORDER BY internal_id`);
+    for (const body of ['null', '[]', '"x"', '7']) {
+      for (const response of [await put('000001', body), await post(body)]) {
+        expect({ body, status: response.status }).toEqual({ body, status: 400 });
+        expect(((await response.json()) as { ExceptionMessage: string }).ExceptionMessage).toContain('JSON object');
+      }
+    }
+    expect((await t.sql.query(`SELECT * FROM supplier_invoices ORDER BY internal_id`)).rows).toEqual(before.rows);
+  });
+
   it('refuses a changed referenceNumber and answers 404 for an unknown invoice', async () => {
     expect((await put('000003', { referenceNumber: '000099' })).status).toBe(400);
     expect((await put('NOPE', { description: 'x' })).status).toBe(404);

@@ -205,6 +205,16 @@ describe('webhook subscriptions API', () => {
     await expectProblem(await t.api(`${BASE}/${id}`, { method: 'PATCH', body: { publisher: FINANCIALS_PUBLISHER } }), 400);
   });
 
+  it('refuses a JSON body that is not an object (null, array, string, number) with a 400, changing nothing', async () => {
+    const { id } = (await (await create(VALID)).json()) as { id: string };
+    const before = await t.sql.query(`SELECT * FROM webhook_subscriptions ORDER BY id`);
+    for (const body of [null, [], 'https://hooks.example.test/', 5]) {
+      await expectProblem(await t.api(`${BASE}/${id}`, { method: 'PATCH', body }), 400);
+      await expectProblem(await t.api(BASE, { method: 'POST', body }), 400);
+    }
+    expect((await t.sql.query(`SELECT * FROM webhook_subscriptions ORDER BY id`)).rows).toEqual(before.rows);
+  });
+
   it('deletes a subscription (204, then 404)', async () => {
     const { id } = (await (await create(VALID)).json()) as { id: string };
     expect((await t.api(`${BASE}/${id}`, { method: 'DELETE' })).status).toBe(204);

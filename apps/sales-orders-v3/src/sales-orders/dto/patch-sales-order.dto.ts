@@ -1,4 +1,5 @@
 import { Type } from 'class-transformer';
+import { PG_INTEGER_MAX } from '@erp/database';
 import { ArrayMaxSize, IsArray, IsIn, IsInt, IsObject, Max, Min, ValidateNested } from 'class-validator';
 import { MAX_LINES_PER_REQUEST, ORDER_STATUSES, type OrderStatus } from '@erp/sales-orders-queries';
 import { HeaderFieldsDto, LineFieldsDto, PatchCustomerReferenceDto } from './order-parts.dto';
@@ -21,7 +22,7 @@ export class PatchLineDto extends LineFieldsDto {
   @OptionalNotNull()
   @IsInt()
   @Min(1)
-  @Max(2_147_483_647)
+  @Max(PG_INTEGER_MAX)
   lineId?: number;
 }
 
