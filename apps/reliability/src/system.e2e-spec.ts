@@ -1,5 +1,6 @@
 import { describeContention } from './cases/contention';
 import { describeHostileInput } from './cases/hostile-input';
+import { describeSchemaFuzz } from './cases/schema-fuzz';
 import { describeTenantWalls, type TenantWorld } from './cases/tenant-walls';
 import { writeFigures } from './support/figures';
 import { A, B, type CompanyFixture, createFixture, type Harness, snapshot, startHarness } from './support/system';
@@ -51,5 +52,6 @@ describe('reliability and security through the api-gateway', () => {
 
   describe('tenant walls', () => describeTenantWalls(() => h, () => world, figures));
   describe('hostile input', () => describeHostileInput(() => h, () => a, figures));
+  describe('schema-driven fuzz of /openapi.json', () => describeSchemaFuzz(() => h, () => a, figures));
   describe('contention', () => describeContention(() => h, figures));
 });

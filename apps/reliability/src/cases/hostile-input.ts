@@ -1,20 +1,13 @@
 import fc from 'fast-check';
 import { connect } from 'node:net';
 import { ENDPOINTS, type Endpoint, neverExisting, requestInit } from '../support/endpoints';
-import { FULL, type CompanyFixture, type Harness, REQUEST_TIMEOUT_MS, snapshot } from '../support/system';
+import { caseSeed, FULL, type CompanyFixture, type Harness, REQUEST_TIMEOUT_MS, snapshot } from '../support/system';
 
 /** Generated requests per endpoint: CI and full (RELIABILITY_FULL=1). */
 export const HOSTILE_RUNS_PER_ENDPOINT = FULL ? 400 : 40;
 
-/**
- * fast-check seed: fixed in CI so a run is reproducible (RELIABILITY_SEED=<n> replays or varies it);
- * random with RELIABILITY_FULL=1 unless a seed is given. Printed with the figures.
- */
-export const HOSTILE_SEED = process.env['RELIABILITY_SEED']
-  ? Number(process.env['RELIABILITY_SEED'])
-  : FULL
-    ? Math.floor(Math.random() * 2 ** 31)
-    : 20261121;
+/** fast-check seed (see caseSeed). */
+export const HOSTILE_SEED = caseSeed(20261121);
 
 /** Statuses the API documents. Anything else (5xx above all) is a finding. */
 const DOCUMENTED = new Set([200, 201, 202, 204, 400, 401, 403, 404, 405, 406, 408, 409, 412, 413, 415, 428, 429, 431]);

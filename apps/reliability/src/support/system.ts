@@ -9,6 +9,15 @@ export const B = '2000002';
 /** Full counts with RELIABILITY_FULL=1; CI counts otherwise. */
 export const FULL = process.env['RELIABILITY_FULL'] === '1';
 
+/**
+ * A case's fast-check seed: fixed in CI so a run is reproducible, random in full mode, and
+ * RELIABILITY_SEED=<n> replays or varies either. Printed with the figures.
+ */
+export function caseSeed(ciSeed: number): number {
+  if (process.env['RELIABILITY_SEED']) return Number(process.env['RELIABILITY_SEED']);
+  return FULL ? Math.floor(Math.random() * 2 ** 31) : ciSeed;
+}
+
 /** Per-request limit: a request that takes longer than this counts as a hang. */
 export const REQUEST_TIMEOUT_MS = 15_000;
 
