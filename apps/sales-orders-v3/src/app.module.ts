@@ -12,7 +12,7 @@ import { CustomerSnapshotsService } from './customers/customer-snapshots.service
 import { SALES_ORDERS_ENTITIES, SALES_ORDERS_MIGRATIONS } from './database';
 import { SalesOrderEvents } from './events/sales-order-events';
 import { SalesOrdersController } from './sales-orders/sales-orders.controller';
-import { SalesOrdersService } from './sales-orders/sales-orders.service';
+import { SALES_ORDER_PROVIDERS } from './sales-orders/sales-order.providers';
 
 export const SERVICE_NAME = 'sales-orders-v3';
 
@@ -36,7 +36,7 @@ export class SalesOrdersAppModule {
         MessagingModule.forRoot(messagingOptionsFrom(config, { clientId: SERVICE_NAME })),
       ],
       controllers: [SalesOrdersController],
-      providers: [SalesOrdersService, CustomerSnapshotsService, CustomerEventsConsumer, SalesOrderEvents],
+      providers: [...SALES_ORDER_PROVIDERS, CustomerSnapshotsService, CustomerEventsConsumer, SalesOrderEvents],
     };
   }
 }

@@ -23,6 +23,7 @@ export { checkMigrationDrift } from './migrations/migration-drift';
 export { migrateDatabase, runMigrations } from './migrations/run-migrations';
 export { DatabaseModule, type DatabaseModuleOptions } from './nest/database.module';
 export { freePort } from './embedded-postgres/free-port';
+export { namedQuery } from './sql/named-query';
 export { queryRows } from './sql/query-rows';
 export { isPgInteger, PG_INTEGER_MAX, PG_INTEGER_MIN } from './sql/integer-range';
 export { currentTenantScope, runAsCompany, runAsService, type TenantScope } from './tenancy/tenant-scope';

@@ -1,22 +1,9 @@
 import { Body, Controller, Delete, Get, Header, HttpCode, Param, Patch, Post, Query, Req, Res } from '@nestjs/common';
+import { ApiBody, ApiOperation, ApiParam, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
 import { CompanyId } from '@erp/auth';
-import { PG_INTEGER_MAX } from '@erp/database';
-import { DETAIL_CODES, NotFoundError, ValidationFailedError } from '@erp/errors';
 import { IfMatch, type IfMatchCondition, Versioned, versioned, type VersionedBody } from '@erp/etag';
-import { parseV3Expand } from '@erp/paging';
-import {
-  EXPAND_PARTS,
-  isOrderType,
-  type ListRequest,
-  ORDER_TYPE_CODES,
-  orderLink,
-  type OrderType,
-  refuseUnknownParameters,
-} from '@erp/sales-orders-queries';
-import { SalesOrdersService } from './sales-orders.service';
-import { ApiBody, ApiOperation, ApiParam, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import {
   ApiAuthenticated,
   ApiErrors,
@@ -29,35 +16,22 @@ import {
   LOCATION_HEADER,
   ref,
 } from '@erp/openapi';
-import { ORDER_STATUSES } from '@erp/sales-orders-queries';
+import { parseV3Expand } from '@erp/paging';
+import { EXPAND_PARTS, ORDER_STATUSES, ORDER_TYPE_CODES, orderLink, refuseUnknownParameters } from '@erp/sales-orders-queries';
+import { CreateSalesOrderDto } from './dto/create-sales-order.dto';
+import { PatchSalesOrderDto } from './dto/patch-sales-order.dto';
+import { lineIdOf, listRequest, listType, orderKey } from './sales-order-paths';
+import { CreateSalesOrder } from './use-cases/create-sales-order.use-case';
+import { DeleteSalesOrder } from './use-cases/delete-sales-order.use-case';
+import { GetSalesOrder } from './use-cases/get-sales-order.use-case';
+import { GetSalesOrderLine } from './use-cases/get-sales-order-line.use-case';
+import { ListSalesOrderLines } from './use-cases/list-sales-order-lines.use-case';
+import { ListSalesOrders } from './use-cases/list-sales-orders.use-case';
+import { PatchSalesOrder } from './use-cases/patch-sales-order.use-case';
 
 type QueryParams = Record<string, string | string[] | undefined>;
 
 const JSON_TYPE = 'application/json; charset=utf-8';
-const ORDER_ID_IN_PATH = /^[A-Za-z0-9._-]{1,15}$/;
-const LINE_ID_IN_PATH = /^[1-9]\d{0,9}$/;
-
-/** An order path that cannot exist (unknown type, impossible id) is simply not found; it never reaches SQL. */
-function orderKey(type: string, orderId: string): { type: OrderType; orderId: string } {
-  if (!isOrderType(type) || !ORDER_ID_IN_PATH.test(orderId)) {
-    throw new NotFoundError(`Sales order ${type.slice(0, 10)} ${orderId.slice(0, 20)}`);
-  }
-  return { type, orderId };
-}
-
-/** Listing a type that does not exist is a client error, not an empty list. */
-function listType(type: string): OrderType {
-  if (!isOrderType(type)) {
-    throw ValidationFailedError.of('type', `must be one of ${ORDER_TYPE_CODES.join(', ')}`, DETAIL_CODES.unknownReference);
-  }
-  return type;
-}
-
-function listRequest(request: FastifyRequest): ListRequest {
-  const url = request.url;
-  const q = url.indexOf('?');
-  return { path: q < 0 ? url : url.slice(0, q), rawQuery: q < 0 ? '' : url.slice(q + 1) };
-}
 
 const EXPAND_VALUES = [...EXPAND_PARTS, 'all'];
 const TYPE_PARAM = ApiParam({ name: 'type', description: 'Order type', schema: { type: 'string', enum: [...ORDER_TYPE_CODES] } });
@@ -89,14 +63,22 @@ function ApiOrderListParameters(): MethodDecorator {
 @ApiTags('Sales orders')
 @ApiAuthenticated('problem')
 export class SalesOrdersController {
-  constructor(private readonly orders: SalesOrdersService) {}
+  constructor(
+    private readonly listOrders: ListSalesOrders,
+    private readonly getOrder: GetSalesOrder,
+    private readonly createOrder: CreateSalesOrder,
+    private readonly patchOrder: PatchSalesOrder,
+    private readonly deleteOrder: DeleteSalesOrder,
+    private readonly listLines: ListSalesOrderLines,
+    private readonly getLine: GetSalesOrderLine,
+  ) {}
 
-  /** Lists stream: see SalesOrdersService.streamPage. */
+  /** Lists stream (see openPageStream in @erp/sales-orders-queries): the reply is written by the stream, not returned. */
   @Get()
   @ApiOperation({ summary: 'List sales orders' })
   @ApiOrderListParameters()
   async listAll(@CompanyId() companyId: string, @Query() query: QueryParams, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    sendStream(reply, await this.orders.list(companyId, undefined, query, listRequest(request)));
+    sendStream(reply, await this.listOrders.execute(companyId, undefined, query, listRequest(request)));
   }
 
   @Get(':type')
@@ -110,7 +92,7 @@ export class SalesOrdersController {
     @Req() request: FastifyRequest,
     @Res() reply: FastifyReply,
   ): Promise<void> {
-    sendStream(reply, await this.orders.list(companyId, listType(type), query, listRequest(request)));
+    sendStream(reply, await this.listOrders.execute(companyId, listType(type), query, listRequest(request)));
   }
 
   @Get(':type/:orderId')
@@ -128,13 +110,13 @@ export class SalesOrdersController {
     @Param('orderId') orderId: string,
     @Query() query: QueryParams,
   ): Promise<VersionedBody<string>> {
-    const key = orderKey(type, orderId);
+    const key = orderKey(companyId, type, orderId);
     refuseUnknownParameters(query, new Set(['expand']));
-    const order = await this.orders.get(companyId, key.type, key.orderId, parseV3Expand(query.expand, EXPAND_PARTS));
+    const order = await this.getOrder.execute(key, parseV3Expand(query.expand, EXPAND_PARTS));
     return versioned(order.json, order.version);
   }
 
-  /** The body is validated by the use case (not the global pipe) so that every problem, including those only the database can find, comes in one 400. */
+  /** The body's shape problems reach the use case with it (`@CollectBodyProblems`), so one 400 lists them with those only the database can find. */
   @Post()
   @HttpCode(201)
   @ApiOperation({ summary: 'Create a sales order', description: 'The order id comes from the company sequence for the type. An order may have thousands of lines.' })
@@ -143,8 +125,8 @@ export class SalesOrdersController {
   @ApiErrors('problem', 413, 415)
   @Header('content-type', JSON_TYPE)
   @Versioned()
-  async create(@CompanyId() companyId: string, @Body() body: unknown): Promise<VersionedBody<string>> {
-    const order = await this.orders.create(companyId, body);
+  async create(@CompanyId() companyId: string, @Body() body: CreateSalesOrderDto): Promise<VersionedBody<string>> {
+    const order = await this.createOrder.execute(companyId, body);
     return versioned(order.json, order.version, { location: orderLink(order.type, order.orderId) });
   }
 
@@ -167,10 +149,9 @@ export class SalesOrdersController {
     @Param('type') type: string,
     @Param('orderId') orderId: string,
     @IfMatch({ required: true }) ifMatch: IfMatchCondition,
-    @Body() body: unknown,
+    @Body() body: PatchSalesOrderDto,
   ): Promise<VersionedBody<string>> {
-    const key = orderKey(type, orderId);
-    const order = await this.orders.patch(companyId, key.type, key.orderId, body, ifMatch);
+    const order = await this.patchOrder.execute(orderKey(companyId, type, orderId), body, ifMatch);
     return versioned(order.json, order.version);
   }
 
@@ -188,8 +169,7 @@ export class SalesOrdersController {
     @Param('orderId') orderId: string,
     @IfMatch({ required: true }) ifMatch: IfMatchCondition,
   ): Promise<void> {
-    const key = orderKey(type, orderId);
-    await this.orders.delete(companyId, key.type, key.orderId, ifMatch);
+    await this.deleteOrder.execute(orderKey(companyId, type, orderId), ifMatch);
   }
 
   @Get(':type/:orderId/lines')
@@ -199,7 +179,7 @@ export class SalesOrdersController {
   @ApiV3Paging(1000, 1000)
   @ApiJsonResponse(200, 'A page of lines (streamed)', 'SalesOrderLineList')
   @ApiErrors('problem', 404)
-  async listLines(
+  async listOrderLines(
     @CompanyId() companyId: string,
     @Param('type') type: string,
     @Param('orderId') orderId: string,
@@ -207,8 +187,7 @@ export class SalesOrdersController {
     @Req() request: FastifyRequest,
     @Res() reply: FastifyReply,
   ): Promise<void> {
-    const key = orderKey(type, orderId);
-    sendStream(reply, await this.orders.listLines(companyId, key.type, key.orderId, query, listRequest(request)));
+    sendStream(reply, await this.listLines.execute(orderKey(companyId, type, orderId), query, listRequest(request)));
   }
 
   @Get(':type/:orderId/lines/:lineId')
@@ -219,19 +198,17 @@ export class SalesOrdersController {
   @ApiJsonResponse(200, 'The line', 'SalesOrderLine')
   @ApiErrors('problem', 404)
   @Header('content-type', JSON_TYPE)
-  async getLine(
+  async getOrderLine(
     @CompanyId() companyId: string,
     @Param('type') type: string,
     @Param('orderId') orderId: string,
     @Param('lineId') lineId: string,
     @Query() query: QueryParams,
   ): Promise<string> {
-    const key = orderKey(type, orderId);
-    if (!LINE_ID_IN_PATH.test(lineId) || Number(lineId) > PG_INTEGER_MAX) {
-      throw new NotFoundError(`Line ${lineId.slice(0, 12)} of sales order ${key.type} ${key.orderId}`);
-    }
+    const key = orderKey(companyId, type, orderId);
+    const id = lineIdOf(key, lineId);
     refuseUnknownParameters(query, new Set());
-    return this.orders.getLine(companyId, key.type, key.orderId, Number(lineId));
+    return this.getLine.execute(key, id);
   }
 }
 

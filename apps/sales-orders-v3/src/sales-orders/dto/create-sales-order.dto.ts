@@ -1,4 +1,5 @@
 import { Type } from 'class-transformer';
+import { CollectBodyProblems } from '@erp/errors';
 import { ArrayMaxSize, IsArray, IsIn, IsObject, ValidateNested } from 'class-validator';
 import { CREATE_STATUSES, MAX_LINES_PER_REQUEST, type OrderStatus } from '@erp/sales-orders-queries';
 import { CreateCustomerReferenceDto, HeaderFieldsDto, LineFieldsDto } from './order-parts.dto';
@@ -8,6 +9,7 @@ import { IsV3DateTime, OptionalNotNull, OptionalNullable, Required, Text } from 
 export class NewOrderLineDto extends LineFieldsDto {}
 
 /** POST /api/v3/SalesOrders. `type` is checked against the known order types by the use case. */
+@CollectBodyProblems()
 export class CreateSalesOrderDto extends HeaderFieldsDto {
   @Required()
   @Text(2, { nonEmpty: true })

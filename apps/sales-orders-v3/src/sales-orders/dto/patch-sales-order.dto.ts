@@ -1,4 +1,5 @@
 import { Type } from 'class-transformer';
+import { CollectBodyProblems } from '@erp/errors';
 import { PG_INTEGER_MAX } from '@erp/database';
 import { ArrayMaxSize, IsArray, IsIn, IsInt, IsObject, Max, Min, ValidateNested } from 'class-validator';
 import { MAX_LINES_PER_REQUEST, ORDER_STATUSES, type OrderStatus } from '@erp/sales-orders-queries';
@@ -27,6 +28,7 @@ export class PatchLineDto extends LineFieldsDto {
 }
 
 /** PATCH /api/v3/SalesOrders/{type}/{orderId}: header fields and line changes in one body. */
+@CollectBodyProblems()
 export class PatchSalesOrderDto extends HeaderFieldsDto {
   @OptionalNotNull()
   @IsObject()

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { validateBody } from '../body-validation';
+import { validateBodyShape as validateBody } from '@erp/errors';
 import { LineFieldsDto } from './order-parts.dto';
 import { decimalText, toDecimal } from './validators';
 

@@ -1,7 +1,8 @@
-import { validateBody } from './body-validation';
-import { CreateSalesOrderDto } from './dto/create-sales-order.dto';
-import { PatchSalesOrderDto } from './dto/patch-sales-order.dto';
-import { createRuleProblems, customerProblems, lineChanges, lineRecord, patchRuleProblems, referencedLineIds } from './sales-order-rules';
+import { validateBodyShape as validateBody } from '@erp/errors';
+import { CreateSalesOrderDto } from '../dto/create-sales-order.dto';
+import { PatchSalesOrderDto } from '../dto/patch-sales-order.dto';
+import { lineChanges, lineRecord } from '../repository/order-records';
+import { createRuleProblems, customerProblems, patchRuleProblems, referencedLineIds, unknownLineProblems } from './sales-order-rules';
 
 const patch = (body: unknown) => validateBody(PatchSalesOrderDto, body).dto;
 const fields = (problems: Array<{ field: string }>) => problems.map((p) => p.field);
@@ -74,5 +75,18 @@ describe('customer reference', () => {
     expect(customerProblems('1', undefined)[0].code).toBe('0007-UnknownReference');
     expect(customerProblems('1', { customerId: '1', name: 'x', status: 'Inactive', currencyId: null })[0].code).toBe('0008-InactiveReference');
     expect(customerProblems('1', { customerId: '1', name: 'x', status: 'CreditHold', currencyId: null })).toEqual([]);
+  });
+});
+
+describe('line references', () => {
+  it('names each referenced line the order does not have, at its place in lines', () => {
+    const refs = [
+      { index: 0, lineId: 1 },
+      { index: 2, lineId: 9 },
+    ];
+    expect(unknownLineProblems(refs, new Set([1]))).toEqual([
+      { field: 'lines[2].lineId', message: 'line 9 does not exist on this order', code: '0007-UnknownReference' },
+    ]);
+    expect(unknownLineProblems(refs, new Set([1, 9]))).toEqual([]);
   });
 });

@@ -1,20 +1,27 @@
 import { isPgInteger } from '@erp/database';
 import { DETAIL_CODES, type FieldProblem } from '@erp/errors';
-import { parseV3DateTime } from '@erp/paging';
-import type { CustomerSnapshot } from '../customers/customer-snapshots.service';
-import { problem } from './body-validation';
-import type { CreateSalesOrderDto } from './dto/create-sales-order.dto';
-import type { LineFieldsDto } from './dto/order-parts.dto';
-import { CUSTOMER_ID_PATTERN } from './dto/order-parts.dto';
-import type { PatchLineDto, PatchSalesOrderDto } from './dto/patch-sales-order.dto';
-import { decimalText } from './dto/validators';
 import { INACTIVE_CUSTOMER_STATUS, isOrderType, ORDER_TYPE_CODES } from '@erp/sales-orders-queries';
+import type { CustomerSnapshot } from '../../customers/customer-snapshots.service';
+import type { CreateSalesOrderDto } from '../dto/create-sales-order.dto';
+import type { LineFieldsDto } from '../dto/order-parts.dto';
+import { CUSTOMER_ID_PATTERN } from '../dto/order-parts.dto';
+import type { PatchLineDto, PatchSalesOrderDto } from '../dto/patch-sales-order.dto';
 
 /**
- * The body rules class-validator cannot express on one field: which line fields an operation
- * needs or forbids, one operation per line, known order types, and the customer reference. Each
- * returns problems (never throws), so a request hears about every problem at once.
+ * The business rules of an order body, on top of its shape (the DTOs, checked by the global
+ * validation pipe): which line fields an operation needs or forbids, one operation per line,
+ * known order types, and the customer reference. Each returns problems (never throws), so the
+ * use case answers every problem of a request in one 400.
  */
+
+function problem(field: string, message: string, code: FieldProblem['code'] = DETAIL_CODES.invalidValue): FieldProblem {
+  return { field, message, code };
+}
+
+/** Problems sorted by field path (`lines[2]` before `lines[10]`), as the 400 lists them. */
+export function byField(a: FieldProblem, b: FieldProblem): number {
+  return a.field.localeCompare(b.field, 'en', { numeric: true });
+}
 
 const LINE_FIELDS = [
   'inventoryId',
@@ -141,49 +148,9 @@ export function referencedLineIds(dto: PatchSalesOrderDto): Array<{ index: numbe
   return refs;
 }
 
-/** A validated timestamp body value as the ISO instant SQL receives (`$n::timestamptz`). */
-export function instantOf(value: string | null | undefined): string | null {
-  if (value === undefined || value === null) return null;
-  const date = parseV3DateTime(value);
-  if (!date) throw new Error('instantOf called with a value that was not validated');
-  return date.toISOString();
-}
-
-/**
- * One line as the SQL insert reads it (jsonb_to_recordset): decimals as exact decimal text,
- * timestamps as ISO instants. `n` numbers the new lines of the request from 1.
- */
-export function lineRecord(line: LineFieldsDto, n: number): Record<string, unknown> {
-  return {
-    n,
-    inventory_id: line.inventoryId,
-    description: line.description ?? null,
-    quantity: decimalText(line.quantity),
-    unit_price: decimalText(line.unitPrice),
-    discount_percent: decimalText(line.discountPercent ?? 0),
-    unit_of_measure: line.unitOfMeasure ?? null,
-    warehouse_id: line.warehouseId ?? null,
-    request_date: instantOf(line.requestDate),
-    note: line.note ?? null,
-    sort_order: line.sortOrder ?? null,
-  };
-}
-
-/**
- * The changed fields of one line for the bulk UPDATE: only the keys the client sent (a key with
- * null clears the field), in the record's column names and SQL-ready values.
- */
-export function lineChanges(line: PatchLineDto): Record<string, unknown> {
-  const changes: Record<string, unknown> = { line_id: line.lineId };
-  if (line.inventoryId !== undefined) changes.inventory_id = line.inventoryId;
-  if (line.quantity !== undefined) changes.quantity = decimalText(line.quantity);
-  if (line.unitPrice !== undefined) changes.unit_price = decimalText(line.unitPrice);
-  if (line.discountPercent !== undefined) changes.discount_percent = decimalText(line.discountPercent);
-  if (line.description !== undefined) changes.description = line.description;
-  if (line.unitOfMeasure !== undefined) changes.unit_of_measure = line.unitOfMeasure;
-  if (line.warehouseId !== undefined) changes.warehouse_id = line.warehouseId;
-  if (line.requestDate !== undefined) changes.request_date = instantOf(line.requestDate);
-  if (line.note !== undefined) changes.note = line.note;
-  if (line.sortOrder !== undefined) changes.sort_order = line.sortOrder;
-  return changes;
+/** The referenced line ids that the order does not have, each at its place in `lines`. */
+export function unknownLineProblems(refs: Array<{ index: number; lineId: number }>, existing: ReadonlySet<number>): FieldProblem[] {
+  return refs
+    .filter((r) => !existing.has(r.lineId))
+    .map((r) => problem(`lines[${r.index}].lineId`, `line ${r.lineId} does not exist on this order`, DETAIL_CODES.unknownReference));
 }

@@ -1,0 +1,217 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { PoolClient } from 'pg';
+import type { Readable } from 'node:stream';
+import type { DataSource, EntityManager } from 'typeorm';
+import { namedQuery } from '@erp/database';
+import {
+  EXPAND_PARTS,
+  type ExpandPart,
+  type ListRequest,
+  openOrderPage,
+  ORDER_ID_WIDTH,
+  orderByIdQuery,
+  orderJson,
+  type OrderType,
+  type SalesOrderListQuery,
+  ts,
+} from '@erp/sales-orders-queries';
+import { type HeaderChanges, headerAssignments } from './header-changes';
+
+/** An order's key as the API names it. */
+export interface OrderKey {
+  companyId: string;
+  type: OrderType;
+  orderId: string;
+}
+
+/** The header of a new order, SQL-ready (see order-records.ts). */
+export interface NewOrderHeader {
+  status: string;
+  orderDate: string | null;
+  requestOn: string | null;
+  cancelBy: string | null;
+  description: string | null;
+  note: string | null;
+  currencyId: string | null;
+  customerId: string;
+  customerName: string;
+  customerOrder: string | null;
+  customerRefNo: string | null;
+  billing: object;
+  shipping: object;
+  paymentSettings: object;
+  lineCount: number;
+}
+
+/** An order as a write's response and its event show it, read in the write's transaction. */
+export interface WrittenOrder {
+  json: string;
+  version: string;
+  type: string;
+  orderId: string;
+  customerId: string;
+  status: string;
+  time: string;
+}
+
+const ALL_PARTS: ReadonlySet<ExpandPart> = new Set(EXPAND_PARTS);
+// Stored to the millisecond: what the API shows is exactly what `modifiedSince` compares against.
+export const NOW_MS = `date_trunc('milliseconds', now())`;
+const TODAY_UTC = `(date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC')`;
+const BY_KEY = 'o.company_id = :companyId AND o.order_type = :type AND o.order_id = :orderId';
+// `:versions` NULL is If-Match: * (any version); otherwise the versions the client may hold.
+const IF_MATCH = '(:versions::bigint[] IS NULL OR o.version = ANY(:versions::bigint[]))';
+
+/**
+ * Persistence of order headers: every statement scoped by company, no rules. The JSON the API
+ * returns is built in SQL (@erp/sales-orders-queries) so a read never round-trips through objects.
+ */
+@Injectable()
+export class SalesOrdersRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  transaction<T>(work: (tx: EntityManager) => Promise<T>): Promise<T> {
+    return this.db.transaction(work);
+  }
+
+  /** One page of the order list, streamed (see openPageStream in @erp/sales-orders-queries for why). */
+  async openList(companyId: string, query: SalesOrderListQuery, request: ListRequest): Promise<Readable> {
+    const connection = await this.connection();
+    return openOrderPage(connection.client, companyId, query, request, connection.release);
+  }
+
+  async findJson(key: OrderKey, parts: ReadonlySet<ExpandPart>): Promise<{ json: string; version: string } | undefined> {
+    const q = orderByIdQuery(key.companyId, key.type, key.orderId, parts);
+    const rows = await this.db.query<Array<{ json: string; version: string }>>(q.text, q.values);
+    return rows[0];
+  }
+
+  /** The order's internal id and current version, or undefined when it does not exist (for this company). */
+  async findState(key: OrderKey, manager: EntityManager = this.db.manager): Promise<{ internalId: string; version: string } | undefined> {
+    const rows = await namedQuery<{ internal_id: string; version: string }>(
+      manager,
+      `SELECT o.internal_id::text, o.version::text FROM sales_orders o WHERE ${BY_KEY}`,
+      key,
+    );
+    return rows[0] && { internalId: rows[0].internal_id, version: rows[0].version };
+  }
+
+  /** The company's next number for the type (`000001`, `000002`, ...), in the order's transaction. */
+  async nextOrderId(tx: EntityManager, companyId: string, type: OrderType): Promise<string> {
+    const [row] = await namedQuery<{ last_value: string }>(
+      tx,
+      `INSERT INTO sales_order_counters AS c (company_id, order_type, last_value) VALUES (:companyId, :type, 1)
+       ON CONFLICT (company_id, order_type) DO UPDATE SET last_value = c.last_value + 1
+       RETURNING last_value::text`,
+      { companyId, type },
+    );
+    return row.last_value.padStart(ORDER_ID_WIDTH, '0');
+  }
+
+  /** Inserts the header; dates left null are today (UTC midnight). Returns the internal id. */
+  async insert(tx: EntityManager, key: OrderKey, header: NewOrderHeader): Promise<string> {
+    const [row] = await namedQuery<{ internal_id: string }>(
+      tx,
+      `INSERT INTO sales_orders (company_id, order_type, order_id, status, order_date, request_on, cancel_by, description,
+         note, currency_id, customer_id, customer_name, customer_order, customer_ref_no, billing, shipping, payment_settings,
+         attachments, last_line_id, created_at, last_modified_at)
+       VALUES (:companyId, :type, :orderId, :status, coalesce(:orderDate::timestamptz, ${TODAY_UTC}),
+         coalesce(:requestOn::timestamptz, ${TODAY_UTC}), :cancelBy::timestamptz, :description, :note, :currencyId,
+         :customerId, :customerName, :customerOrder, :customerRefNo, :billing::jsonb, :shipping::jsonb,
+         :paymentSettings::jsonb, '[]'::jsonb, :lineCount, ${NOW_MS}, ${NOW_MS})
+       RETURNING internal_id::text`,
+      {
+        ...key,
+        ...header,
+        billing: JSON.stringify(header.billing),
+        shipping: JSON.stringify(header.shipping),
+        paymentSettings: JSON.stringify(header.paymentSettings),
+      },
+    );
+    return row.internal_id;
+  }
+
+  /**
+   * The conditional header UPDATE behind PATCH: it applies only when the stored version is one of
+   * `versions` (null: any), evaluated by the database on the latest row version under its lock.
+   * Undefined when nothing matched (missing or stale). Draws the new version.
+   */
+  async updateIfMatch(
+    tx: EntityManager,
+    key: OrderKey,
+    versions: string[] | null,
+    changes: HeaderChanges,
+  ): Promise<{ internalId: string; lastLineId: number } | undefined> {
+    const { assignments, parameters } = headerAssignments(changes);
+    const rows = await namedQuery<{ internal_id: string; last_line_id: number }>(
+      tx,
+      `UPDATE sales_orders AS o
+       SET version = nextval('sales_order_version_seq'), last_modified_at = ${NOW_MS}${assignments.map((a) => `, ${a}`).join('')}
+       WHERE ${BY_KEY} AND ${IF_MATCH}
+       RETURNING o.internal_id::text, o.last_line_id`,
+      { ...parameters, ...key, versions },
+    );
+    return rows[0] && { internalId: rows[0].internal_id, lastLineId: rows[0].last_line_id };
+  }
+
+  /**
+   * The conditional DELETE (its lines go with it). The row it returns carries a new version drawn
+   * for the deletion, so the deletion's event sorts after every earlier event of the order.
+   */
+  async deleteIfMatch(tx: EntityManager, key: OrderKey, versions: string[] | null): Promise<Omit<WrittenOrder, 'json' | 'type' | 'orderId'> | undefined> {
+    const rows = await namedQuery<{ customer_id: string; status: string; version: string; time: string }>(
+      tx,
+      `DELETE FROM sales_orders AS o WHERE ${BY_KEY} AND ${IF_MATCH}
+       RETURNING o.customer_id, o.status, nextval('sales_order_version_seq')::text AS version, ${ts(NOW_MS)} AS time`,
+      { ...key, versions },
+    );
+    return rows[0] && { customerId: rows[0].customer_id, status: rows[0].status, version: rows[0].version, time: rows[0].time };
+  }
+
+  /**
+   * The header totals from the lines, exactly (numeric): lineTotal = sum of quantity x unitPrice
+   * (each rounded to cents), orderTotal = sum of extended prices, discountTotal = the difference,
+   * orderQty = sum of quantities. Kept on the header so lists never aggregate lines.
+   */
+  async recomputeTotals(tx: EntityManager, companyId: string, internalId: string): Promise<void> {
+    await namedQuery(
+      tx,
+      `UPDATE sales_orders AS o
+       SET line_total = t.line_total, order_total = t.order_total, discount_total = t.line_total - t.order_total, order_qty = t.qty
+       FROM (SELECT coalesce(sum(round(l.quantity * l.unit_price, 2)), 0) AS line_total,
+                    coalesce(sum(l.extended_price), 0) AS order_total,
+                    coalesce(sum(l.quantity), 0) AS qty
+             FROM sales_order_lines l WHERE l.company_id = :companyId AND l.order_internal_id = :internalId) AS t
+       WHERE o.company_id = :companyId AND o.internal_id = :internalId`,
+      { companyId, internalId },
+    );
+  }
+
+  /** The order with every part, as a write answers it, and what its event needs. */
+  async readWritten(tx: EntityManager, companyId: string, internalId: string): Promise<WrittenOrder> {
+    const [row] = await namedQuery<{ json: string; version: string; order_type: string; order_id: string; customer_id: string; status: string; time: string }>(
+      tx,
+      `SELECT ${orderJson(ALL_PARTS)} AS json, o.version::text AS version, o.order_type, o.order_id, o.customer_id, o.status,
+              ${ts('o.last_modified_at')} AS time
+       FROM sales_orders o WHERE o.company_id = :companyId AND o.internal_id = :internalId`,
+      { companyId, internalId },
+    );
+    return {
+      json: row.json,
+      version: row.version,
+      type: row.order_type,
+      orderId: row.order_id,
+      customerId: row.customer_id,
+      status: row.status,
+      time: row.time,
+    };
+  }
+
+  /** A pooled connection of the service's DataSource for a streamed read, and how to give it back. */
+  async connection(): Promise<{ client: PoolClient; release: () => void }> {
+    const runner = this.db.createQueryRunner();
+    const client = (await runner.connect()) as PoolClient;
+    return { client, release: () => void runner.release() };
+  }
+}

@@ -1,0 +1,64 @@
+import { Injectable } from '@nestjs/common';
+import { bodyProblemsOf, ValidationFailedError } from '@erp/errors';
+import type { OrderType } from '@erp/sales-orders-queries';
+import { CustomerSnapshotsService } from '../../customers/customer-snapshots.service';
+import type { CreateSalesOrderDto } from '../dto/create-sales-order.dto';
+import { addressAndContact, instantOf, lineRecord, paymentSettings } from '../repository/order-records';
+import { SalesOrderLinesRepository } from '../repository/sales-order-lines.repository';
+import { SalesOrdersRepository, type WrittenOrder } from '../repository/sales-orders.repository';
+import { byField, createRuleProblems, customerIdToCheck, customerProblems } from '../rules/sales-order-rules';
+import { OrderChange } from './order-change';
+
+/**
+ * POST /api/v3/SalesOrders: every problem of the body (shape, rules, order type, customer) in one
+ * 400; otherwise the order, its lines, its totals and its SALESORDER_CREATED event in one transaction.
+ */
+@Injectable()
+export class CreateSalesOrder {
+  constructor(
+    private readonly orders: SalesOrdersRepository,
+    private readonly lines: SalesOrderLinesRepository,
+    private readonly customers: CustomerSnapshotsService,
+    private readonly change: OrderChange,
+  ) {}
+
+  execute(companyId: string, dto: CreateSalesOrderDto): Promise<WrittenOrder> {
+    const problems = [...bodyProblemsOf(dto), ...createRuleProblems(dto)];
+    return this.orders.transaction(async (tx) => {
+      const customerId = customerIdToCheck(dto.customer);
+      const customer = customerId ? await this.customers.find(tx, companyId, customerId) : undefined;
+      if (customerId) problems.push(...customerProblems(customerId, customer));
+      if (problems.length > 0 || !customer) throw new ValidationFailedError(problems.sort(byField));
+
+      const type = dto.type as OrderType;
+      const orderId = await this.orders.nextOrderId(tx, companyId, type);
+      const lines = dto.orderLines ?? [];
+      const internalId = await this.orders.insert(
+        tx,
+        { companyId, type, orderId },
+        {
+          status: dto.status ?? 'Open',
+          orderDate: instantOf(dto.date),
+          requestOn: instantOf(dto.requestOn),
+          cancelBy: instantOf(dto.cancelBy),
+          description: dto.description ?? null,
+          note: dto.note ?? null,
+          currencyId: dto.currencyId ?? customer.currencyId,
+          customerId: customer.customerId,
+          customerName: customer.name,
+          customerOrder: dto.customer.order ?? null,
+          customerRefNo: dto.customer.refNo ?? null,
+          billing: addressAndContact(dto.billing),
+          shipping: addressAndContact(dto.shipping),
+          paymentSettings: { terms: null, method: null, ...paymentSettings(dto.paymentSettings) },
+          lineCount: lines.length,
+        },
+      );
+      if (lines.length > 0) {
+        await this.lines.insert(tx, companyId, internalId, 0, lines.map((line, i) => lineRecord(line, i + 1)));
+        await this.orders.recomputeTotals(tx, companyId, internalId);
+      }
+      return this.change.record(tx, companyId, internalId, 'SALESORDER_CREATED');
+    });
+  }
+}

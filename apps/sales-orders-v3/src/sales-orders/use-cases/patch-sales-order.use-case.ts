@@ -1,0 +1,106 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { bodyProblemsOf, type FieldProblem, NotFoundError, PreconditionFailedError, ValidationFailedError } from '@erp/errors';
+import { ifMatchAllows, type IfMatchCondition, versionsForUpdate } from '@erp/etag';
+import { CustomerSnapshotsService, type CustomerSnapshot } from '../../customers/customer-snapshots.service';
+import type { PatchSalesOrderDto } from '../dto/patch-sales-order.dto';
+import type { HeaderChanges } from '../repository/header-changes';
+import { instantOf, lineChanges, lineRecord, paymentSettings } from '../repository/order-records';
+import { SalesOrderLinesRepository } from '../repository/sales-order-lines.repository';
+import { type OrderKey, SalesOrdersRepository, type WrittenOrder } from '../repository/sales-orders.repository';
+import { byField, customerIdToCheck, customerProblems, patchRuleProblems, referencedLineIds, unknownLineProblems } from '../rules/sales-order-rules';
+import { OrderChange } from './order-change';
+
+/**
+ * PATCH, all or nothing. Order of answers (RFC 9110: preconditions before the content is
+ * processed): 404 when the order does not exist (for this company), 412 when If-Match does not
+ * match, then 400 listing every problem of the body; nothing is applied on any of them.
+ *
+ * The version check IS the write: one conditional UPDATE of the header that the database
+ * evaluates on the latest row version while holding its lock. Concurrent PATCHes with the same
+ * ETag queue on that lock; the first commits and the others then match nothing (412). Line
+ * changes run in the same transaction only after that UPDATE succeeded, so they apply to exactly
+ * the version the client read, and every line writer holds the header lock first, so the line ids
+ * checked after it cannot change before the commit.
+ */
+@Injectable()
+export class PatchSalesOrder {
+  constructor(
+    private readonly orders: SalesOrdersRepository,
+    private readonly lines: SalesOrderLinesRepository,
+    private readonly customers: CustomerSnapshotsService,
+    private readonly change: OrderChange,
+  ) {}
+
+  execute(key: OrderKey, dto: PatchSalesOrderDto, ifMatch: IfMatchCondition): Promise<WrittenOrder> {
+    const problems = [...bodyProblemsOf(dto), ...patchRuleProblems(dto)];
+    return this.orders.transaction(async (tx) => {
+      const customerId = customerIdToCheck(dto.customer);
+      const customer = customerId ? await this.customers.find(tx, key.companyId, customerId) : undefined;
+      if (customerId) problems.push(...customerProblems(customerId, customer));
+      if (problems.length > 0) return this.reject(tx, key, ifMatch, dto, problems);
+
+      const lines = dto.lines ?? [];
+      const inserts = lines.filter((l) => l.operation === 'insert');
+      const updates = lines.filter((l) => l.operation === 'update');
+      const deletes = lines.filter((l) => l.operation === 'delete');
+
+      const updated = await this.orders.updateIfMatch(tx, key, versionsForUpdate(ifMatch), headerChanges(dto, customer, inserts.length));
+      if (!updated) throw await this.change.missingOrStale(tx, key);
+      const { companyId } = key;
+      const { internalId, lastLineId } = updated;
+
+      const lineProblems = await this.unknownLines(tx, companyId, internalId, dto);
+      if (lineProblems.length > 0) throw new ValidationFailedError(lineProblems);
+
+      if (deletes.length > 0) await this.lines.delete(tx, companyId, internalId, deletes.map((l) => l.lineId as number));
+      if (updates.length > 0) await this.lines.update(tx, companyId, internalId, updates.map(lineChanges));
+      if (inserts.length > 0) {
+        const sortBase = await this.lines.maxSortOrder(tx, companyId, internalId);
+        const records = inserts.map((line, i) => lineRecord(line, i + 1));
+        await this.lines.insert(tx, companyId, internalId, lastLineId - inserts.length, records, sortBase);
+      }
+      if (lines.length > 0) await this.orders.recomputeTotals(tx, companyId, internalId);
+      return this.change.record(tx, companyId, internalId, 'SALESORDER_UPDATED');
+    });
+  }
+
+  /**
+   * A PATCH already known to be invalid writes nothing; it still answers 404 and 412 first, then
+   * adds the unknown line ids to the problems so the 400 lists everything.
+   */
+  private async reject(tx: EntityManager, key: OrderKey, ifMatch: IfMatchCondition, dto: PatchSalesOrderDto, problems: FieldProblem[]): Promise<never> {
+    const order = await this.orders.findState(key, tx);
+    if (!order) throw new NotFoundError(`Sales order ${key.type} ${key.orderId}`);
+    if (!ifMatchAllows(ifMatch, order.version)) throw new PreconditionFailedError();
+    const lineProblems = await this.unknownLines(tx, key.companyId, order.internalId, dto);
+    throw new ValidationFailedError([...problems, ...lineProblems].sort(byField));
+  }
+
+  private async unknownLines(tx: EntityManager, companyId: string, internalId: string, dto: PatchSalesOrderDto): Promise<FieldProblem[]> {
+    const refs = referencedLineIds(dto);
+    const existing = await this.lines.existingIds(tx, companyId, internalId, refs.map((r) => r.lineId));
+    return unknownLineProblems(refs, existing);
+  }
+}
+
+/** The header columns a valid PATCH body changes (absent fields stay as they are). */
+function headerChanges(dto: PatchSalesOrderDto, customer: CustomerSnapshot | undefined, insertedLines: number): HeaderChanges {
+  return {
+    description: dto.description,
+    note: dto.note,
+    currencyId: dto.currencyId,
+    status: dto.status,
+    orderDate: dto.date === undefined ? undefined : instantOf(dto.date),
+    requestOn: dto.requestOn === undefined ? undefined : instantOf(dto.requestOn),
+    cancelBy: dto.cancelBy === undefined ? undefined : instantOf(dto.cancelBy),
+    customerId: customer?.customerId,
+    customerName: customer?.name,
+    customerOrder: dto.customer?.order,
+    customerRefNo: dto.customer?.refNo,
+    billing: dto.billing,
+    shipping: dto.shipping,
+    paymentSettings: dto.paymentSettings === undefined ? undefined : paymentSettings(dto.paymentSettings),
+    insertedLines,
+  };
+}
