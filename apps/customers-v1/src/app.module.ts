@@ -8,7 +8,8 @@ import { OpenApiModule } from '@erp/openapi';
 import type { CustomersConfig } from './config';
 import { CustomersController } from './customers/customers.controller';
 import { CUSTOMER_SCHEMAS } from './customers/customers.openapi';
-import { CUSTOMER_SETTINGS, CustomersService } from './customers/customers.service';
+import { CUSTOMER_SETTINGS } from './customers/customer-settings';
+import { CUSTOMER_PROVIDERS } from './customers/customers.providers';
 import { CUSTOMERS_ENTITIES, CUSTOMERS_MIGRATIONS } from './database';
 
 @Module({})
@@ -36,7 +37,7 @@ export class CustomersAppModule {
         }),
       ],
       controllers: [CustomersController],
-      providers: [CustomersService, { provide: CUSTOMER_SETTINGS, useValue: { maxPageSize: config.CUSTOMER_MAX_PAGE_SIZE } }],
+      providers: [...CUSTOMER_PROVIDERS, { provide: CUSTOMER_SETTINGS, useValue: { maxPageSize: config.CUSTOMER_MAX_PAGE_SIZE } }],
     };
   }
 }

@@ -18,7 +18,10 @@ import {
 } from '@erp/openapi';
 import { CUSTOMER_STATUSES } from './customer.entity';
 import { CreateCustomerDto, UpdateCustomerDto } from './dto/customer-write.dto';
-import { CustomersService } from './customers.service';
+import { CreateCustomer } from './use-cases/create-customer.use-case';
+import { GetCustomer } from './use-cases/get-customer.use-case';
+import { ListCustomers } from './use-cases/list-customers.use-case';
+import { UpdateCustomer } from './use-cases/update-customer.use-case';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 const NUMBER_IN_PATH = /^[A-Za-z0-9][A-Za-z0-9._-]{0,29}$/;
@@ -36,7 +39,12 @@ const NUMBER_PARAM = ApiParam({ name: 'customerNumber', description: 'Customer n
 @ApiAuthenticated('v1')
 @UseInterceptors(V1ValueUnwrapInterceptor)
 export class CustomersController {
-  constructor(private readonly customers: CustomersService) {}
+  constructor(
+    private readonly listCustomers: ListCustomers,
+    private readonly getCustomer: GetCustomer,
+    private readonly createCustomer: CreateCustomer,
+    private readonly updateCustomer: UpdateCustomer,
+  ) {}
 
   @Get()
   @ApiOperation({ summary: 'List customers', description: 'A bare JSON array; every record carries `metadata { totalCount, maxPageSize }`. Unknown query parameters are 400.' })
@@ -50,7 +58,7 @@ export class CustomersController {
   @ApiJsonResponse(200, 'A page of customers', { type: 'array', items: ref('CustomerListItem') })
   @Header('content-type', JSON_TYPE)
   async list(@CompanyId() companyId: string, @Query() query: Record<string, string | string[] | undefined>): Promise<string> {
-    return this.customers.list(companyId, query);
+    return this.listCustomers.execute(companyId, query);
   }
 
   @Get(':customerNumber')
@@ -61,7 +69,7 @@ export class CustomersController {
   @Header('content-type', JSON_TYPE)
   @Versioned()
   async get(@CompanyId() companyId: string, @Param('customerNumber') number: string): Promise<VersionedBody<string>> {
-    const customer = await this.customers.get(companyId, checkNumber(number));
+    const customer = await this.getCustomer.execute(companyId, checkNumber(number));
     return versioned(customer.json, customer.version);
   }
 
@@ -74,7 +82,7 @@ export class CustomersController {
   @Header('content-type', JSON_TYPE)
   @Versioned()
   async create(@CompanyId() companyId: string, @Body() dto: CreateCustomerDto): Promise<VersionedBody<string>> {
-    const customer = await this.customers.create(companyId, dto);
+    const customer = await this.createCustomer.execute(companyId, dto);
     return versioned(customer.json, customer.version, { location: `/v1/customer/${encodeURIComponent(customer.number)}` });
   }
 
@@ -94,7 +102,7 @@ export class CustomersController {
     @Body() dto: UpdateCustomerDto,
     @IfMatch() ifMatch: IfMatchCondition | undefined,
   ): Promise<VersionedBody<undefined>> {
-    const customer = await this.customers.update(companyId, checkNumber(number), dto, ifMatch);
+    const customer = await this.updateCustomer.execute(companyId, checkNumber(number), dto, ifMatch);
     return versioned(undefined, customer.version);
   }
 }

@@ -1,0 +1,6 @@
+/** The customers service's settings that use cases read (from CustomersConfig, provided by the app module). */
+export const CUSTOMER_SETTINGS = Symbol('CUSTOMER_SETTINGS');
+
+export interface CustomerSettings {
+  maxPageSize: number;
+}

@@ -1,0 +1,10 @@
+import type { Provider } from '@nestjs/common';
+import { CustomersRepository } from './repository/customers.repository';
+import { CreateCustomer } from './use-cases/create-customer.use-case';
+import { CustomerEvents } from './use-cases/customer-events';
+import { GetCustomer } from './use-cases/get-customer.use-case';
+import { ListCustomers } from './use-cases/list-customers.use-case';
+import { UpdateCustomer } from './use-cases/update-customer.use-case';
+
+/** The customer use cases (one per operation) and what they write through. */
+export const CUSTOMER_PROVIDERS: Provider[] = [CustomersRepository, CustomerEvents, ListCustomers, GetCustomer, CreateCustomer, UpdateCustomer];
