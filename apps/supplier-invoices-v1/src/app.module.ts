@@ -11,7 +11,8 @@ import { SUPPLIER_INVOICES_ENTITIES, SUPPLIER_INVOICES_MIGRATIONS } from './data
 import { SupplierInvoiceEvents } from './events/supplier-invoice-events';
 import { InvoiceAttachmentsHandler } from './invoice-attachments/invoice-attachments.handler';
 import { SupplierInvoicesController } from './supplier-invoices/supplier-invoices.controller';
-import { SUPPLIER_INVOICE_SETTINGS, SupplierInvoicesService } from './supplier-invoices/supplier-invoices.service';
+import { SUPPLIER_INVOICE_SETTINGS } from './supplier-invoices/supplier-invoice-settings';
+import { SUPPLIER_INVOICE_PROVIDERS } from './supplier-invoices/supplier-invoices.providers';
 
 @Module({})
 export class SupplierInvoicesAppModule {
@@ -41,7 +42,7 @@ export class SupplierInvoicesAppModule {
       ],
       controllers: [SupplierInvoicesController],
       providers: [
-        SupplierInvoicesService,
+        ...SUPPLIER_INVOICE_PROVIDERS,
         SupplierInvoiceEvents,
         InvoiceAttachmentsHandler,
         { provide: SUPPLIER_INVOICE_SETTINGS, useValue: { maxPageSize: config.SUPPLIER_INVOICE_MAX_PAGE_SIZE } },

@@ -8,7 +8,7 @@ export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
 
 /**
  * The tables as TypeORM sees them. They describe the schema (and let the drift test compare it
- * with the migrations); reads and writes use hand-written SQL (supplier-invoices.queries.ts).
+ * with the migrations); reads and writes use hand-written SQL (repository/supplier-invoices.queries.ts).
  */
 @Entity({ name: 'supplier_invoices' })
 @Index('supplier_invoices_company_reference_key', ['companyId', 'referenceNumber'], { unique: true })

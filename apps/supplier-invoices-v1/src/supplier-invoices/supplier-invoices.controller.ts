@@ -4,7 +4,10 @@ import { V1ValueUnwrapInterceptor } from '@erp/bootstrap';
 import { NotFoundError } from '@erp/errors';
 import { IfMatch, type IfMatchCondition, Versioned, versioned, type VersionedBody } from '@erp/etag';
 import { CreateSupplierInvoiceDto, REFERENCE_NUMBER, UpdateSupplierInvoiceDto } from './dto/supplier-invoice-write.dto';
-import { SupplierInvoicesService } from './supplier-invoices.service';
+import { CreateSupplierInvoice } from './use-cases/create-supplier-invoice.use-case';
+import { GetSupplierInvoice } from './use-cases/get-supplier-invoice.use-case';
+import { ListSupplierInvoices } from './use-cases/list-supplier-invoices.use-case';
+import { UpdateSupplierInvoice } from './use-cases/update-supplier-invoice.use-case';
 import { ApiBody, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import {
   ApiAuthenticated,
@@ -35,7 +38,12 @@ const NUMBER_PARAM = ApiParam({ name: 'documentNumber', description: 'The invoic
 @ApiAuthenticated('v1')
 @UseInterceptors(V1ValueUnwrapInterceptor)
 export class SupplierInvoicesController {
-  constructor(private readonly invoices: SupplierInvoicesService) {}
+  constructor(
+    private readonly listInvoices: ListSupplierInvoices,
+    private readonly getInvoice: GetSupplierInvoice,
+    private readonly createInvoice: CreateSupplierInvoice,
+    private readonly updateInvoice: UpdateSupplierInvoice,
+  ) {}
 
   @Get()
   @ApiOperation({ summary: 'List supplier invoices', description: 'A bare JSON array; every record carries `metadata { totalCount, maxPageSize }`. Unknown query parameters are 400.' })
@@ -47,7 +55,7 @@ export class SupplierInvoicesController {
   @ApiJsonResponse(200, 'A page of supplier invoices', { type: 'array', items: ref('SupplierInvoiceListItem') })
   @Header('content-type', JSON_TYPE)
   async list(@CompanyId() companyId: string, @Query() query: Record<string, string | string[] | undefined>): Promise<string> {
-    return this.invoices.list(companyId, query);
+    return this.listInvoices.execute(companyId, query);
   }
 
   @Get(':documentNumber')
@@ -58,7 +66,7 @@ export class SupplierInvoicesController {
   @Header('content-type', JSON_TYPE)
   @Versioned()
   async get(@CompanyId() companyId: string, @Param('documentNumber') documentNumber: string): Promise<VersionedBody<string>> {
-    const invoice = await this.invoices.get(companyId, checkReference(documentNumber));
+    const invoice = await this.getInvoice.execute(companyId, checkReference(documentNumber));
     return versioned(invoice.json, invoice.version);
   }
 
@@ -71,7 +79,7 @@ export class SupplierInvoicesController {
   @Header('content-type', JSON_TYPE)
   @Versioned()
   async create(@CompanyId() companyId: string, @Body() dto: CreateSupplierInvoiceDto): Promise<VersionedBody<string>> {
-    const invoice = await this.invoices.create(companyId, dto);
+    const invoice = await this.createInvoice.execute(companyId, dto);
     return versioned(invoice.json, invoice.version, { location: `/v1/supplierInvoice/${encodeURIComponent(invoice.referenceNumber)}` });
   }
 
@@ -91,7 +99,7 @@ export class SupplierInvoicesController {
     @Body() dto: UpdateSupplierInvoiceDto,
     @IfMatch() ifMatch: IfMatchCondition | undefined,
   ): Promise<VersionedBody<undefined>> {
-    const invoice = await this.invoices.update(companyId, checkReference(documentNumber), dto, ifMatch);
+    const invoice = await this.updateInvoice.execute(companyId, checkReference(documentNumber), dto, ifMatch);
     return versioned(undefined, invoice.version);
   }
 }

@@ -21,7 +21,7 @@ const WRITE_PROPERTIES = {
   invoiceLines: v1Field({ type: 'array', maxItems: 1000, items: ref('SupplierInvoiceLineInput'), description: 'Replaces all lines' }),
 };
 
-/** The record as `SUPPLIER_INVOICE_JSON` (supplier-invoices.queries.ts) builds it. */
+/** The record as `SUPPLIER_INVOICE_JSON` (repository/supplier-invoices.queries.ts) builds it. */
 export const SUPPLIER_INVOICE_SCHEMAS: Schemas = {
   SupplierInvoiceSupplier: { type: 'object', required: ['number'], properties: { number: { type: 'string' }, name: nullableStr } },
   SupplierInvoiceLine: {

@@ -1,4 +1,4 @@
-import type { SupplierInvoiceListQuery } from './supplier-invoice-list.query';
+import type { SupplierInvoiceListQuery } from '../supplier-invoice-list.query';
 
 /**
  * The invoice's wire shape, built by Postgres (alias `i` = supplier_invoices). Lists and single
