@@ -1,6 +1,6 @@
 import { Transform } from 'class-transformer';
 import { IsInt, IsOptional, IsUrl, Min } from 'class-validator';
-import { ServiceConfig } from '@erp/bootstrap';
+import { ServiceConfig, toInt } from '@erp/bootstrap';
 
 const upstreamUrl = () => IsUrl({ require_tld: false, protocols: ['http', 'https'], require_protocol: true });
 
@@ -22,7 +22,7 @@ export class GatewayConfig extends ServiceConfig {
    * Requests per company (the token's verified company) per minute through this gateway; over it
    * 429 with `Retry-After`. 0 turns the limit off. Counted in memory per gateway replica.
    */
-  @Transform(({ value }: { value: unknown }) => (value === undefined || value === '' ? undefined : Number(value)))
+  @Transform(toInt)
   @IsInt()
   @Min(0)
   RATE_LIMIT_PER_COMPANY_PER_MINUTE = 120_000;

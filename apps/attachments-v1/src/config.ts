@@ -1,8 +1,8 @@
 import { Transform } from 'class-transformer';
+import { toInt } from '@erp/bootstrap';
 import { IsIn, IsInt, IsOptional, IsString, IsUrl, Max, Min, MinLength, ValidateIf } from 'class-validator';
 import { KafkaServiceConfig } from '@erp/messaging';
 
-const toInt = ({ value }: { value: unknown }) => (value === undefined || value === '' ? undefined : Number(value));
 const MIB = 1024 * 1024;
 
 /** ServiceConfig, the Kafka variables (KAFKA_BROKERS, ...; see libs/messaging) and its own. */

@@ -1,4 +1,5 @@
 import { Transform } from 'class-transformer';
+import { toInt } from '@erp/bootstrap';
 import { IsInt, Max, Min } from 'class-validator';
 import { KafkaServiceConfig } from '@erp/messaging';
 
@@ -7,7 +8,7 @@ export class CustomersConfig extends KafkaServiceConfig {
   override PORT = 3101;
 
   /** Default and maximum pageSize of GET /v1/customer (the v1 rule: they are equal). */
-  @Transform(({ value }) => (value === undefined ? undefined : Number(value)))
+  @Transform(toInt)
   @IsInt()
   @Min(1)
   @Max(10000)

@@ -1,8 +1,8 @@
 import { Transform } from 'class-transformer';
+import { toInt } from '@erp/bootstrap';
 import { IsInt, Min } from 'class-validator';
 import { KafkaServiceConfig } from '@erp/messaging';
 
-const toInt = ({ value }: { value: unknown }) => (value === undefined || value === '' ? undefined : Number(value));
 
 export class SalesOrdersConfig extends KafkaServiceConfig {
   override PORT = 3105;

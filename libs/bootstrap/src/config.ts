@@ -24,8 +24,12 @@ export function loadConfig<T extends object>(cls: new () => T, env: NodeJS.Proce
   return config;
 }
 
-const toInt = ({ value }: { value: unknown }) => (value === undefined || value === '' ? undefined : Number(value));
-// Number() keeps fractions; @IsInt or @IsNumber then decides what is accepted.
+/**
+ * `@Transform(toInt)` for a numeric environment variable: unset or empty is undefined (the default
+ * applies), anything else goes through Number(), which keeps fractions and gives NaN for words, so
+ * the @IsInt / @Min beside it decides what is accepted and names the variable when it is not.
+ */
+export const toInt = ({ value }: { value: unknown }) => (value === undefined || value === '' ? undefined : Number(value));
 const toNumber = toInt;
 
 /** Variables every HTTP service shares. Each app extends it with its own. */

@@ -2,3 +2,4 @@ export * from './config';
 export * from './create-service-app';
 export * from './v1-value-unwrap.interceptor';
 export * from './run-service';
+export { type MigrateOptions, runMigrate } from './run-migrate';
