@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { pipeline, type Readable } from 'node:stream';
 import type { DataSource } from 'typeorm';
 import type { AttachmentCreated } from '@erp/contracts';
+import { queryRows } from '@erp/database';
 import { ApiError, NotFoundError, ValidationFailedError } from '@erp/errors';
 import { AttachmentEvents } from '../events/attachment-events';
 import { AttachmentOwners } from '../owners/attachment-owners';
@@ -186,7 +187,8 @@ export class AttachmentsService {
   /** Metadata, revision number and ATTACHMENT_CREATED in one transaction; the pending row goes with it. */
   private async commit(companyId: string, endpoint: OwnerEndpoint, objectId: string, file: StoredFile): Promise<UploadedAttachment> {
     return this.db.transaction(async (tx) => {
-      const claimed = await tx.query<unknown[]>(`DELETE FROM pending_uploads WHERE storage_key = $1 RETURNING 1`, [file.key]);
+      // queryRows, not tx.query: for a DELETE that answers [rows, rowCount], never empty, so a swept upload looked claimed.
+      const claimed = await queryRows(tx, `DELETE FROM pending_uploads WHERE storage_key = $1 RETURNING 1`, [file.key]);
       if (claimed.length === 0) {
         // The sweeper judged this upload abandoned and deleted its bytes: it must not become visible.
         throw new ApiError('ServiceUnavailable', 'The upload took too long and was discarded; send it again', {

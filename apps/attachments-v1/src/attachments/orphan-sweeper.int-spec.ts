@@ -67,4 +67,25 @@ describe.each<StorageDriver>(['filesystem', 's3'])('orphaned upload bytes on the
     expect((await t.http.request('/v1/supplierInvoice/000001/Attachment', { method: 'POST', headers, body: empty })).status).toBe(400);
     expect((await t.sql.query(`SELECT * FROM pending_uploads`)).rows).toEqual([]);
   });
+
+  it('refuses to commit an upload whose bytes the sweeper deleted before its metadata (503), and shows nothing', async () => {
+    const keysBefore = await t.storedKeys();
+    const put = t.storage.put.bind(t.storage);
+    // The sweeper gets to the upload between its bytes and its metadata, as it would to one slower than the maximum age.
+    const slowUpload = jest.spyOn(t.storage, 'put').mockImplementationOnce(async (key, body, options) => {
+      await put(key, body, options);
+      expect(await t.sweeper.sweep(0)).toBe(1);
+    });
+    const form = new FormData();
+    form.append('file', new Blob([randomBytes(100)]), 'swept.bin');
+    // Straight to the service, not through t.http: this 503 is the answer under test, not a server fault.
+    const response = await fetch(`${t.service.url}/v1/supplierInvoice/000001/Attachment`, { method: 'POST', headers, body: form });
+    slowUpload.mockRestore();
+
+    expect(response.status).toBe(503);
+    expect(response.headers.get('retry-after')).toBe('1');
+    expect((await t.sql.query(`SELECT id FROM attachments WHERE name = 'swept.bin'`)).rows).toEqual([]);
+    expect((await t.sql.query(`SELECT * FROM pending_uploads`)).rows).toEqual([]);
+    expect(await t.storedKeys()).toEqual(keysBefore);
+  });
 });
