@@ -7,9 +7,10 @@ import { HealthModule } from '@erp/observability';
 import { OpenApiModule } from '@erp/openapi';
 import { ATTACHMENT_SCHEMAS } from './attachments/attachments.openapi';
 import { AttachmentsController } from './attachments/attachments.controller';
-import { ATTACHMENT_SETTINGS, AttachmentsService } from './attachments/attachments.service';
+import { ATTACHMENT_PROVIDERS } from './attachments/attachment.providers';
 import { MultipartRegistrar } from './attachments/multipart.registrar';
-import { ORPHAN_SWEEPER_SETTINGS, OrphanSweeper } from './attachments/orphan-sweeper';
+import { ORPHAN_SWEEPER_SETTINGS } from './attachments/orphan-sweeper';
+import { ATTACHMENT_SETTINGS } from './attachments/use-cases/upload-attachment.use-case';
 import type { AttachmentsConfig } from './config';
 import { ATTACHMENTS_ENTITIES, ATTACHMENTS_MIGRATIONS } from './database';
 import { AttachmentEvents } from './events/attachment-events';
@@ -42,10 +43,9 @@ export class AttachmentsAppModule {
       controllers: [AttachmentsController],
       providers: [
         MultipartRegistrar,
-        AttachmentsService,
+        ...ATTACHMENT_PROVIDERS,
         AttachmentOwners,
         AttachmentEvents,
-        OrphanSweeper,
         StorageReadiness,
         { provide: OBJECT_STORAGE, useFactory: () => createObjectStorage(config) },
         { provide: ATTACHMENT_SETTINGS, useValue: { maxBytes: config.ATTACHMENT_MAX_BYTES } },

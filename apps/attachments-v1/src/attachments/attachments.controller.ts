@@ -4,10 +4,12 @@ import { pipeline, Readable } from 'node:stream';
 import { CompanyId } from '@erp/auth';
 import { AttachmentCreated } from '@erp/contracts';
 import { ApiError, NotFoundError, ValidationFailedError } from '@erp/errors';
-import { AttachmentsService, type AttachmentRevision, type UploadedAttachment } from './attachments.service';
 import { Base64Encoder, base64Length } from './base64-encoder';
 import { negotiateAttachmentRepresentation } from './content-negotiation';
 import { contentDisposition } from './file-name';
+import type { AttachmentRevision } from './repository/attachments.repository';
+import { DownloadAttachment } from './use-cases/download-attachment.use-case';
+import { type MultipartBody, UploadAttachment, type UploadedAttachment } from './use-cases/upload-attachment.use-case';
 import { ApiBody, ApiConsumes, ApiOperation, ApiParam, ApiProduces, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ApiAuthenticated, ApiErrors, LOCATION_HEADER, ref } from '@erp/openapi';
 
@@ -38,7 +40,10 @@ function readRevision(query: QueryParams): number | undefined {
 @ApiTags('Attachments')
 @ApiAuthenticated('v1')
 export class AttachmentsController {
-  constructor(private readonly attachments: AttachmentsService) {}
+  constructor(
+    private readonly uploadAttachment: UploadAttachment,
+    private readonly downloadAttachment: DownloadAttachment,
+  ) {}
 
   /**
    * `POST /v1/{endpoint}/{objectId}/Attachment`: multipart/form-data with exactly one file part
@@ -69,11 +74,12 @@ export class AttachmentsController {
     }
     if (!OBJECT_ID.test(objectId)) throw new NotFoundError(`Object ${objectId.slice(0, 40)}`);
     refuseUnknownParameters(query, []);
-    const uploaded = await this.attachments.upload(
-      companyId,
-      endpoint as AttachmentCreated.AttachmentOwnerEndpoint,
-      objectId,
-      request,
+    if (!request.isMultipart()) {
+      throw new ApiError('UnsupportedMediaType', 'Send the file as multipart/form-data with one part named "file"');
+    }
+    const uploaded = await this.uploadAttachment.execute(
+      { companyId, endpoint: endpoint as AttachmentCreated.AttachmentOwnerEndpoint, objectId },
+      multipartBody(request),
     );
     reply.header('location', `/v1/attachment/${uploaded.id}`);
     return uploaded;
@@ -117,8 +123,7 @@ export class AttachmentsController {
     if (!representation) {
       throw new ApiError('NotAcceptable', 'Accept text/plain (Base64), application/json or application/octet-stream');
     }
-    const attachment = await this.attachments.find(companyId, id.toLowerCase(), revision);
-    const bytes = await this.attachments.open(attachment);
+    const { attachment, bytes } = await this.downloadAttachment.execute(companyId, id.toLowerCase(), revision);
     reply.header('x-content-type-options', 'nosniff').header('vary', 'Accept');
     switch (representation) {
       case 'application/octet-stream':
@@ -141,6 +146,16 @@ export class AttachmentsController {
         await reply.send(base64Of(bytes));
     }
   }
+}
+
+function multipartBody(request: FastifyRequest): MultipartBody {
+  return {
+    parts: (limits) => request.parts({ limits }),
+    discardRest: () => {
+      request.raw.unpipe();
+      request.raw.resume();
+    },
+  };
 }
 
 function base64Of(bytes: Readable): Readable {

@@ -1,8 +1,7 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource } from 'typeorm';
 import { runAsService } from '@erp/database';
 import { OBJECT_STORAGE, type ObjectStorage } from '../storage/object-storage';
+import { AttachmentsRepository } from './repository/attachments.repository';
 
 export const ORPHAN_SWEEPER_SETTINGS = Symbol('ORPHAN_SWEEPER_SETTINGS');
 export interface OrphanSweeperSettings {
@@ -28,7 +27,7 @@ export class OrphanSweeper implements OnModuleInit, OnApplicationShutdown {
   private running?: Promise<unknown>;
 
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly attachments: AttachmentsRepository,
     @Inject(OBJECT_STORAGE) private readonly storage: ObjectStorage,
     @Inject(ORPHAN_SWEEPER_SETTINGS) private readonly settings: OrphanSweeperSettings,
   ) {}
@@ -61,17 +60,13 @@ export class OrphanSweeper implements OnModuleInit, OnApplicationShutdown {
   private async sweepAll(maxAgeMinutes: number): Promise<number> {
     let total = 0;
     for (;;) {
-      const swept = await this.db.transaction(async (tx) => {
-        const rows = await tx.query<Array<{ storage_key: string }>>(
-          `SELECT storage_key FROM pending_uploads WHERE started_at < now() - make_interval(mins => $1)
-           ORDER BY started_at LIMIT ${BATCH} FOR UPDATE SKIP LOCKED`,
-          [maxAgeMinutes],
-        );
-        for (const { storage_key: key } of rows) {
+      const swept = await this.attachments.transaction(async (tx) => {
+        const keys = await this.attachments.claimAbandoned(tx, maxAgeMinutes, BATCH);
+        for (const key of keys) {
           await this.storage.delete(key);
-          await tx.query(`DELETE FROM pending_uploads WHERE storage_key = $1`, [key]);
+          await this.attachments.deletePending(key, tx);
         }
-        return rows.length;
+        return keys.length;
       });
       total += swept;
       if (swept < BATCH) break;
