@@ -13,7 +13,8 @@ import { parseDurations } from './delivery/retry-schedule';
 import { CONSUMER_GROUP, EVENTS_CONSUMER_SETTINGS, EventsConsumer, type EventsConsumerSettings } from './events/events.consumer';
 import { PublishersController } from './publishers/publishers.controller';
 import { SubscriptionsController } from './subscriptions/subscriptions.controller';
-import { SUBSCRIPTION_SETTINGS, type SubscriptionSettings, SubscriptionsService } from './subscriptions/subscriptions.service';
+import { SUBSCRIPTION_SETTINGS, type SubscriptionSettings } from './subscriptions/subscription-settings';
+import { SUBSCRIPTION_PROVIDERS } from './subscriptions/subscription.providers';
 
 export interface WebhookPublisherOverrides {
   /** Host resolution for the subscription URL check (tests). */
@@ -78,7 +79,7 @@ export class WebhookPublisherAppModule {
       ],
       controllers: [PublishersController, SubscriptionsController],
       providers: [
-        SubscriptionsService,
+        ...SUBSCRIPTION_PROVIDERS,
         DeliveryWorkerService,
         EventsConsumer,
         { provide: SUBSCRIPTION_SETTINGS, useValue: subscriptions },

@@ -2,9 +2,9 @@ import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
 /**
  * A company's webhook subscription. The schema comes from the migrations; the service reads and
- * writes it with SQL (subscriptions.service.ts). `secret` signs every delivery; after a rotation
- * `previous_secret` signs too until `previous_secret_expires_at`. `failing_since` is the time of
- * the first failure after the last success (5 days of it disables the subscription).
+ * writes it with SQL (repository/subscriptions.repository.ts). `secret` signs every delivery;
+ * after a rotation `previous_secret` signs too until `previous_secret_expires_at`. `failing_since`
+ * is the time of the first failure after the last success (5 days of it disables the subscription).
  */
 @Entity({ name: 'webhook_subscriptions' })
 @Index('webhook_subscriptions_company_idx', ['companyId', 'createdAt', 'id'])

@@ -4,12 +4,15 @@ import { CompanyId, RequiredScope, SCOPES } from '@erp/auth';
 import { ApiBody, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ApiAuthenticated, ApiErrors, ApiJsonResponse, ApiV3Paging, LOCATION_HEADER, ref } from '@erp/openapi';
 import { CreateSubscriptionDto, ReplayDto, UpdateSubscriptionDto } from './dto/subscription.dto';
-import {
-  type DeliveryAttemptView,
-  type Page,
-  type SubscriptionView,
-  SubscriptionsService,
-} from './subscriptions.service';
+import type { CreatedSubscription, DeliveryAttemptView, Page, ReplayQueued, RotatedSecret, SubscriptionView } from './subscription-views';
+import { CreateSubscription } from './use-cases/create-subscription.use-case';
+import { DeleteSubscription } from './use-cases/delete-subscription.use-case';
+import { GetSubscription } from './use-cases/get-subscription.use-case';
+import { ListDeliveryAttempts } from './use-cases/list-delivery-attempts.use-case';
+import { ListSubscriptions } from './use-cases/list-subscriptions.use-case';
+import { ReplayEvents } from './use-cases/replay-events.use-case';
+import { RotateSubscriptionSecret } from './use-cases/rotate-secret.use-case';
+import { UpdateSubscription } from './use-cases/update-subscription.use-case';
 
 type RawQuery = Record<string, string | string[] | undefined>;
 
@@ -26,7 +29,16 @@ const ID_PARAM = ApiParam({ name: 'id', description: 'Subscription id', schema: 
 @ApiAuthenticated('problem')
 @RequiredScope(SCOPES.manageWebhooks)
 export class SubscriptionsController {
-  constructor(private readonly subscriptions: SubscriptionsService) {}
+  constructor(
+    private readonly createSubscription: CreateSubscription,
+    private readonly listSubscriptions: ListSubscriptions,
+    private readonly getSubscription: GetSubscription,
+    private readonly updateSubscription: UpdateSubscription,
+    private readonly deleteSubscription: DeleteSubscription,
+    private readonly rotateSubscriptionSecret: RotateSubscriptionSecret,
+    private readonly listDeliveryAttempts: ListDeliveryAttempts,
+    private readonly replayEvents: ReplayEvents,
+  ) {}
 
   /** 201 with the secret, which is shown only here. */
   @Post()
@@ -39,8 +51,8 @@ export class SubscriptionsController {
     @CompanyId() companyId: string,
     @Body() dto: CreateSubscriptionDto,
     @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<SubscriptionView & { secret: string }> {
-    const created = await this.subscriptions.create(companyId, dto);
+  ): Promise<CreatedSubscription> {
+    const created = await this.createSubscription.execute(companyId, dto);
     reply.header('location', `/api/webhooks/subscriptions/${created.id}`);
     return created;
   }
@@ -50,7 +62,7 @@ export class SubscriptionsController {
   @ApiV3Paging(100, 100)
   @ApiJsonResponse(200, 'A page of subscriptions', 'SubscriptionPage')
   list(@CompanyId() companyId: string, @Query() query: RawQuery, @Req() request: FastifyRequest): Promise<Page<SubscriptionView>> {
-    return this.subscriptions.list(companyId, query, rawQueryOf(request));
+    return this.listSubscriptions.execute(companyId, query, rawQueryOf(request));
   }
 
   @Get(':id')
@@ -59,7 +71,7 @@ export class SubscriptionsController {
   @ApiJsonResponse(200, 'The subscription', 'Subscription')
   @ApiErrors('problem', 404)
   get(@CompanyId() companyId: string, @Param('id') id: string): Promise<SubscriptionView> {
-    return this.subscriptions.get(companyId, id);
+    return this.getSubscription.execute(companyId, id);
   }
 
   @Patch(':id')
@@ -69,7 +81,7 @@ export class SubscriptionsController {
   @ApiJsonResponse(200, 'The changed subscription', 'Subscription')
   @ApiErrors('problem', 404, 415)
   update(@CompanyId() companyId: string, @Param('id') id: string, @Body() dto: UpdateSubscriptionDto): Promise<SubscriptionView> {
-    return this.subscriptions.update(companyId, id, dto);
+    return this.updateSubscription.execute(companyId, id, dto);
   }
 
   @Delete(':id')
@@ -79,7 +91,7 @@ export class SubscriptionsController {
   @ApiResponse({ status: 204, description: 'Deleted' })
   @ApiErrors('problem', 404)
   async remove(@CompanyId() companyId: string, @Param('id') id: string): Promise<void> {
-    await this.subscriptions.remove(companyId, id);
+    await this.deleteSubscription.execute(companyId, id);
   }
 
   @Post(':id/rotate-secret')
@@ -88,11 +100,8 @@ export class SubscriptionsController {
   @ID_PARAM
   @ApiJsonResponse(200, 'The new secret', 'SecretRotated')
   @ApiErrors('problem', 404)
-  rotateSecret(
-    @CompanyId() companyId: string,
-    @Param('id') id: string,
-  ): Promise<{ id: string; secret: string; previousSecretExpiresAt: string }> {
-    return this.subscriptions.rotateSecret(companyId, id);
+  rotateSecret(@CompanyId() companyId: string, @Param('id') id: string): Promise<RotatedSecret> {
+    return this.rotateSubscriptionSecret.execute(companyId, id);
   }
 
   @Get(':id/deliveries')
@@ -107,7 +116,7 @@ export class SubscriptionsController {
     @Query() query: RawQuery,
     @Req() request: FastifyRequest,
   ): Promise<Page<DeliveryAttemptView>> {
-    return this.subscriptions.deliveries(companyId, id, query, rawQueryOf(request));
+    return this.listDeliveryAttempts.execute(companyId, id, query, rawQueryOf(request));
   }
 
   /** 202: the window's events are queued; the worker sends them in their original order. */
@@ -118,11 +127,7 @@ export class SubscriptionsController {
   @ApiBody({ schema: ref('Replay') })
   @ApiJsonResponse(202, 'Queued', 'ReplayQueued')
   @ApiErrors('problem', 404, 415)
-  replay(
-    @CompanyId() companyId: string,
-    @Param('id') id: string,
-    @Body() dto: ReplayDto,
-  ): Promise<{ queued: number; since: string; until: string }> {
-    return this.subscriptions.replay(companyId, id, dto);
+  replay(@CompanyId() companyId: string, @Param('id') id: string, @Body() dto: ReplayDto): Promise<ReplayQueued> {
+    return this.replayEvents.execute(companyId, id, dto);
   }
 }

@@ -205,6 +205,21 @@ describe('webhook subscriptions API', () => {
     await expectProblem(await t.api(`${BASE}/${id}`, { method: 'PATCH', body: { publisher: FINANCIALS_PUBLISHER } }), 400);
   });
 
+  it('keeps what a PATCH leaves out, clears the description with null, and keeps the disabled reason unless re-enabled', async () => {
+    const { id } = (await (await create({ ...VALID, description: 'first' })).json()) as { id: string };
+    const patch = async (body: Record<string, unknown>) => {
+      const response = await t.api(`${BASE}/${id}`, { method: 'PATCH', body });
+      expect(response.status).toBe(200);
+      return (await response.json()) as Record<string, unknown>;
+    };
+    expect(await patch({ url: 'https://hooks.example.test/other' })).toMatchObject({ description: 'first', eventTypes: VALID.eventTypes, enabled: true });
+    expect(await patch({ description: 'second' })).toMatchObject({ description: 'second', url: 'https://hooks.example.test/other' });
+    await t.sql.query(`UPDATE webhook_subscriptions SET disabled_reason = 'gone', failing_since = now() WHERE id = $1`, [id]);
+    expect(await patch({ enabled: false, description: null })).toMatchObject({ description: null, enabled: false, disabledReason: 'gone' });
+    const { rows } = await t.sql.query(`SELECT failing_since IS NOT NULL AS failing FROM webhook_subscriptions WHERE id = $1`, [id]);
+    expect(rows).toEqual([{ failing: true }]);
+  });
+
   it('refuses a JSON body that is not an object (null, array, string, number) with a 400, changing nothing', async () => {
     const { id } = (await (await create(VALID)).json()) as { id: string };
     const before = await t.sql.query(`SELECT * FROM webhook_subscriptions ORDER BY id`);
