@@ -69,9 +69,12 @@ export class SalesOrdersController {
     private readonly createOrder: CreateSalesOrder,
     private readonly patchOrder: PatchSalesOrder,
     private readonly deleteOrder: DeleteSalesOrder,
-    private readonly listLines: ListSalesOrderLines,
-    private readonly getLine: GetSalesOrderLine,
+    private readonly listOrderLines: ListSalesOrderLines,
+    private readonly getOrderLine: GetSalesOrderLine,
   ) {}
+
+  // Handler names are the document's operationIds (`SalesOrders_getLine`): generated clients call
+  // them by these names, so renaming a handler is a breaking change of the API.
 
   /** Lists stream (see openPageStream in @erp/sales-orders-queries): the reply is written by the stream, not returned. */
   @Get()
@@ -179,7 +182,7 @@ export class SalesOrdersController {
   @ApiV3Paging(1000, 1000)
   @ApiJsonResponse(200, 'A page of lines (streamed)', 'SalesOrderLineList')
   @ApiErrors('problem', 404)
-  async listOrderLines(
+  async listLines(
     @CompanyId() companyId: string,
     @Param('type') type: string,
     @Param('orderId') orderId: string,
@@ -187,7 +190,7 @@ export class SalesOrdersController {
     @Req() request: FastifyRequest,
     @Res() reply: FastifyReply,
   ): Promise<void> {
-    sendStream(reply, await this.listLines.execute(orderKey(companyId, type, orderId), query, listRequest(request)));
+    sendStream(reply, await this.listOrderLines.execute(orderKey(companyId, type, orderId), query, listRequest(request)));
   }
 
   @Get(':type/:orderId/lines/:lineId')
@@ -198,7 +201,7 @@ export class SalesOrdersController {
   @ApiJsonResponse(200, 'The line', 'SalesOrderLine')
   @ApiErrors('problem', 404)
   @Header('content-type', JSON_TYPE)
-  async getOrderLine(
+  async getLine(
     @CompanyId() companyId: string,
     @Param('type') type: string,
     @Param('orderId') orderId: string,
@@ -208,7 +211,7 @@ export class SalesOrdersController {
     const key = orderKey(companyId, type, orderId);
     const id = lineIdOf(key, lineId);
     refuseUnknownParameters(query, new Set());
-    return this.getLine.execute(key, id);
+    return this.getOrderLine.execute(key, id);
   }
 }
 
