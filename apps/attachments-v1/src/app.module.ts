@@ -7,7 +7,7 @@ import { HealthModule } from '@erp/observability';
 import { OpenApiModule } from '@erp/openapi';
 import { ATTACHMENT_SCHEMAS } from './attachments/attachments.openapi';
 import { AttachmentsController } from './attachments/attachments.controller';
-import { ATTACHMENT_PROVIDERS } from './attachments/attachment.providers';
+import { ATTACHMENT_PROVIDERS } from './attachments/attachments.providers';
 import { MultipartRegistrar } from './attachments/multipart.registrar';
 import { ORPHAN_SWEEPER_SETTINGS } from './attachments/orphan-sweeper';
 import { ATTACHMENT_SETTINGS } from './attachments/use-cases/upload-attachment.use-case';

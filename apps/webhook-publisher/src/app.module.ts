@@ -14,7 +14,7 @@ import { CONSUMER_GROUP, EVENTS_CONSUMER_SETTINGS, EventsConsumer, type EventsCo
 import { PublishersController } from './publishers/publishers.controller';
 import { SubscriptionsController } from './subscriptions/subscriptions.controller';
 import { SUBSCRIPTION_SETTINGS, type SubscriptionSettings } from './subscriptions/subscription-settings';
-import { SUBSCRIPTION_PROVIDERS } from './subscriptions/subscription.providers';
+import { SUBSCRIPTION_PROVIDERS } from './subscriptions/subscriptions.providers';
 
 export interface WebhookPublisherOverrides {
   /** Host resolution for the subscription URL check (tests). */
