@@ -1,10 +1,18 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { multipartBody, pdfLikeBytes } from '../testing/multipart-body';
 import { startAttachmentsTestApp, type AttachmentsTestApp, type StorageDriver } from '../testing/attachments-test-app';
-import type { UploadedAttachment as Uploaded } from './use-cases/upload-attachment.use-case';
 
 const A = '1000001';
 const MIB = 1024 * 1024;
+
+interface Uploaded {
+  id: string;
+  name: string;
+  revision: number;
+  contentType: string;
+  size: number;
+  sha256: string;
+}
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
