@@ -4,7 +4,12 @@ import type { GatewayConfig } from '../config';
 import { type UpstreamName, upstreamUrlsFrom } from '../proxy/routes';
 
 export interface AggregatorSettings {
-  /** Attempts at start-up per service (one a second) before it is skipped until asked again. */
+  /**
+   * Attempts at start-up per service (one a second) before it is skipped until asked again. A
+   * minute: the gateway starts beside the services, which migrate before they listen, and on a
+   * loaded 2-core machine that took more than the ten seconds this once was (the merged document
+   * then left out services that were up by the time it was asked for).
+   */
   startupAttempts: number;
   /** A service that failed is asked again at most this often (on a request for the document). */
   retryAfterMs: number;
@@ -13,7 +18,7 @@ export interface AggregatorSettings {
   fetchTimeoutMs: number;
 }
 
-export const AGGREGATOR_SETTINGS: AggregatorSettings = { startupAttempts: 10, retryAfterMs: 5_000, cacheMs: 60_000, fetchTimeoutMs: 3_000 };
+export const AGGREGATOR_SETTINGS: AggregatorSettings = { startupAttempts: 60, retryAfterMs: 5_000, cacheMs: 60_000, fetchTimeoutMs: 3_000 };
 
 interface Entry {
   document?: OpenApiDoc;
