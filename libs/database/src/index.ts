@@ -1,5 +1,5 @@
 export { databaseNameOf, databaseUrlFor, redactUrl } from './admin/database-url';
-export { dropDatabase, ensureDatabase } from './admin/database-admin';
+export { cloneDatabase, dropDatabase, ensureDatabase, ensureTemplateDatabase } from './admin/database-admin';
 export {
   type ClassReference,
   CONNECT_TIMEOUT_MS,

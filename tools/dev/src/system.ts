@@ -3,7 +3,7 @@ import { type DevKeyPair, loadOrCreateDevKeyPair } from '@erp/auth';
 import { ensureDatabase, freePort, startEmbeddedPostgres, type EmbeddedPostgresHandle } from '@erp/database';
 import { type KafkaDevBroker, startKafkaDevBroker } from '@erp/kafka-dev-broker';
 import { runTs, spawnTs, waitForReady, type SpawnedProcess } from './child-process';
-import { GATEWAY, SERVICES } from './services';
+import { GATEWAY, SERVICES, type ServiceSpec } from './services';
 
 export interface SystemOptions {
   /** A PostgreSQL server to use (each service gets its own database on it); embedded when absent. */
@@ -19,6 +19,12 @@ export interface SystemOptions {
   env?: Record<string, string>;
   /** Database name for a service; tests pass unique, "test"-marked names. Default: the catalog's. */
   databaseName?: (serviceDatabase: string) => string;
+  /**
+   * Makes a service's database, migrated, and returns its URL; `migrate` runs the service's own
+   * migrate entry against a URL. Default: create the database (named by `databaseName`) and
+   * migrate it. Tests clone a template migrated once instead (test-system.ts).
+   */
+  provisionDatabase?: (service: ServiceSpec & { database: string }, migrate: (databaseUrl: string) => Promise<void>) => Promise<string>;
   /**
    * Kafka bootstrap servers every service uses (KAFKA_BROKERS). Absent: the in-memory dev broker
    * is started here and stopped with the system.
@@ -113,14 +119,19 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
     const databaseUrls: Record<string, string> = {};
     const startService = async (service: (typeof selected)[number]) => {
       const url = serviceUrls[service.name] as string;
-      if (service.database) {
-        const name = options.databaseName ? options.databaseName(service.database) : service.database;
-        databaseUrls[service.name] = await ensureDatabase(databaseServer, name);
-        log(`migrating ${service.name}`);
-        await runTs(`${service.name} migrate`, `${service.dir}/src/migrate.ts`, {
-          ...commonEnv,
-          DATABASE_URL: databaseUrls[service.name],
-        });
+      const database = service.database;
+      if (database) {
+        const migrate = (databaseUrl: string) => {
+          log(`migrating ${service.name}`);
+          return runTs(`${service.name} migrate`, `${service.dir}/src/migrate.ts`, { ...commonEnv, DATABASE_URL: databaseUrl });
+        };
+        const createAndMigrate = async () => {
+          const databaseUrl = await ensureDatabase(databaseServer, options.databaseName ? options.databaseName(database) : database);
+          await migrate(databaseUrl);
+          return databaseUrl;
+        };
+        const provision = options.provisionDatabase ?? createAndMigrate;
+        databaseUrls[service.name] = await provision({ ...service, database }, migrate);
       }
       const launch = () =>
         spawnTs(service.name, `${service.dir}/src/main.ts`, {

@@ -1,5 +1,6 @@
 import { dropDatabase } from '@erp/database';
 import { TestAuth, testDatabaseName, testDatabaseServerUrl, testKafkaBrokers, testTopicPrefix } from '@erp/testing';
+import { migratedCopy } from './migrated-template';
 import { startSystem, type RunningSystem, type SystemOptions } from './system';
 
 export interface TestSystemOptions {
@@ -24,7 +25,7 @@ export interface TestSystem {
 
 /**
  * The whole system as real processes for an end-to-end or reliability suite: fresh, uniquely named
- * test databases on the test PostgreSQL server, the test Kafka, free ports and a topic prefix of its
+ * test databases on the test PostgreSQL server (copies of templates migrated once: migrated-template.ts), the test Kafka, free ports and a topic prefix of its
  * own, so suites running side by side never see each other. Kept apart from the `@erp/dev` index so
  * `npm start` never loads the test fixtures.
  */
@@ -40,10 +41,10 @@ export async function startTestSystem(label: string, options: TestSystemOptions 
     keys: auth.keys,
     quiet: true,
     ...(options.services ? { services: options.services } : {}),
-    databaseName: (name) => {
-      const unique = testDatabaseName(`${label}_${name}`);
+    provisionDatabase: (service, migrate) => {
+      const unique = testDatabaseName(`${label}_${service.database}`);
       databases.push(unique);
-      return unique;
+      return migratedCopy(serverUrl, service, unique, migrate);
     },
     kafkaBrokers: options.kafkaBrokers ?? testKafkaBrokers(),
     env: { LOG_LEVEL: 'warn', KAFKA_TOPIC_PREFIX: testTopicPrefix(label), ...options.env },

@@ -68,6 +68,70 @@ export async function dropDatabase(serverUrl: string, database: string): Promise
 }
 
 /**
+ * Creates `database` as a copy of `template` (PostgreSQL's `CREATE DATABASE ... TEMPLATE`: a file
+ * copy, far cheaper than migrating an empty database) and returns its URL. The copy keeps the
+ * template's grants, which name the template's request role; so the copy's own request role
+ * (`tenantRoleName(database)`, the role its service switches to) is created as a member of the
+ * template's and inherits exactly those privileges, while row-level security applies to it as to
+ * any role. Used by tests that start many systems (tools/dev `startTestSystem`).
+ */
+export async function cloneDatabase(serverUrl: string, template: string, database: string): Promise<string> {
+  assertDatabaseName(template);
+  assertDatabaseName(database);
+  await withAdminClient(serverUrl, async (client) => {
+    const copy = client.escapeIdentifier(database);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await client.query(`CREATE DATABASE ${copy} TEMPLATE ${client.escapeIdentifier(template)}`);
+        break;
+      } catch (error) {
+        // A process that just used the template (its migration) may not have left the server yet.
+        if (sqlStateOf(error) === OBJECT_IN_USE && attempt < 10) {
+          await sleep(100 * attempt);
+          continue;
+        }
+        throw error;
+      }
+    }
+    const templateRole = tenantRoleName(template);
+    const { rowCount } = await client.query(`SELECT 1 FROM pg_roles WHERE rolname = $1`, [templateRole]);
+    if (!rowCount) return;
+    const role = client.escapeIdentifier(tenantRoleName(database));
+    await client.query(`CREATE ROLE ${role} NOLOGIN NOBYPASSRLS INHERIT IN ROLE ${client.escapeIdentifier(templateRole)}`);
+    await client.query(`GRANT ${role} TO CURRENT_USER`);
+  });
+  return databaseUrlFor(serverUrl, database);
+}
+
+/**
+ * Makes sure `template` exists, filled by `prepare(url)` (e.g. a service's migrations) when it does
+ * not. Processes doing this at once for the same name queue on an advisory lock, so the template is
+ * prepared once; a `prepare` that fails leaves no half-made template behind.
+ */
+export async function ensureTemplateDatabase(
+  serverUrl: string,
+  template: string,
+  prepare: (templateUrl: string) => Promise<void>,
+): Promise<void> {
+  assertDatabaseName(template);
+  await withAdminClient(serverUrl, async (client) => {
+    await client.query(`SELECT pg_advisory_lock(hashtext($1))`, [template]);
+    try {
+      if (await databaseExists(client, template)) return;
+      await client.query(`CREATE DATABASE ${client.escapeIdentifier(template)}`);
+      try {
+        await prepare(databaseUrlFor(serverUrl, template));
+      } catch (error) {
+        await dropDatabase(serverUrl, template);
+        throw error;
+      }
+    } finally {
+      await client.query(`SELECT pg_advisory_unlock(hashtext($1))`, [template]);
+    }
+  });
+}
+
+/**
  * Runs `work` with a short-lived client on `url`. Fails fast (a few seconds) when the server does
  * not answer, with the URL (password redacted) in the message.
  */

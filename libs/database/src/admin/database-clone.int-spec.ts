@@ -1,0 +1,113 @@
+import { randomBytes } from 'node:crypto';
+
+import { Client } from 'pg';
+import type { QueryRunner } from 'typeorm';
+
+import { testServerUrl } from '../test-support/scratch-database';
+import { COMPANY_SETTING, tenantRoleName } from '../tenancy/tenant-role';
+import { enableTenantIsolation } from '../tenancy/tenant-isolation.migration';
+import { cloneDatabase, dropDatabase, ensureTemplateDatabase } from './database-admin';
+import { databaseUrlFor } from './database-url';
+
+async function withClient<T>(url: string, work: (client: Client) => Promise<T>): Promise<T> {
+  const client = new Client(url);
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** What a service's first migration does: a tenant table, its request role and its policy. */
+async function migrateLikeAService(url: string): Promise<void> {
+  await withClient(url, async (client) => {
+    await client.query(`CREATE TABLE migrations (id serial PRIMARY KEY)`);
+    await client.query(`CREATE TABLE notes (id serial PRIMARY KEY, company_id text NOT NULL, body text NOT NULL)`);
+    // enableTenantIsolation only calls query(); a pg client answers it as a QueryRunner would.
+    const runner = { query: async (sql: string) => (await client.query(sql)).rows } as unknown as QueryRunner;
+    await enableTenantIsolation(runner, ['notes']);
+    await client.query(`INSERT INTO notes (company_id, body) VALUES ('A', 'a1'), ('A', 'a2'), ('B', 'b1')`);
+  });
+}
+
+describe('ensureTemplateDatabase / cloneDatabase', () => {
+  const serverUrl = testServerUrl();
+  let template: string;
+  const made: string[] = [];
+
+  beforeEach(() => {
+    template = `test_tpl_${randomBytes(5).toString('hex')}`;
+    made.push(template);
+  });
+
+  afterAll(async () => {
+    // Copies first: the template's request role holds the copies' grants until they are gone.
+    for (const name of made.reverse()) await dropDatabase(serverUrl, name);
+  });
+
+  it('prepares the template once when several callers ask for it at once', async () => {
+    let prepared = 0;
+    const prepare = async (url: string) => {
+      prepared++;
+      await migrateLikeAService(url);
+    };
+
+    await Promise.all(Array.from({ length: 4 }, () => ensureTemplateDatabase(serverUrl, template, prepare)));
+
+    expect(prepared).toBe(1);
+  });
+
+  it('leaves no half-made template when preparing it fails, so the next caller prepares it again', async () => {
+    await expect(
+      ensureTemplateDatabase(serverUrl, template, async () => {
+        throw new Error('migration failed');
+      }),
+    ).rejects.toThrow('migration failed');
+
+    let prepared = 0;
+    await ensureTemplateDatabase(serverUrl, template, async (url) => {
+      prepared++;
+      await migrateLikeAService(url);
+    });
+    expect(prepared).toBe(1);
+  });
+
+  it("copies the template's tables and rows, and gives the copy a request role that row-level security limits to one company", async () => {
+    await ensureTemplateDatabase(serverUrl, template, migrateLikeAService);
+    const copy = `test_copy_${randomBytes(5).toString('hex')}`;
+    made.push(copy);
+
+    const url = await cloneDatabase(serverUrl, template, copy);
+
+    await withClient(url, async (client) => {
+      await client.query('BEGIN');
+      await client.query(`SET LOCAL ROLE ${client.escapeIdentifier(tenantRoleName(copy))}`);
+      await client.query(`SELECT set_config($1, 'A', true)`, [COMPANY_SETTING]);
+      const { rows } = await client.query<{ body: string }>('SELECT body FROM notes ORDER BY body');
+      await client.query('ROLLBACK');
+      expect(rows.map((row) => row.body)).toEqual(['a1', 'a2']);
+    });
+    // The copy's role cannot bypass the policy, and the copy is its own database.
+    await withClient(url, async (client) => {
+      const { rows } = await client.query<{ bypass: boolean }>('SELECT rolbypassrls AS bypass FROM pg_roles WHERE rolname = $1', [
+        tenantRoleName(copy),
+      ]);
+      expect(rows).toEqual([{ bypass: false }]);
+      await client.query(`INSERT INTO notes (company_id, body) VALUES ('A', 'only in the copy')`);
+    });
+    const inTemplate = await withClient(databaseUrlFor(serverUrl, template), (client) => client.query('SELECT 1 FROM notes WHERE body = $1', ['only in the copy']));
+    expect(inTemplate.rowCount).toBe(0);
+  });
+
+  it('drops the copy together with its request role', async () => {
+    await ensureTemplateDatabase(serverUrl, template, migrateLikeAService);
+    const copy = `test_copy_${randomBytes(5).toString('hex')}`;
+    await cloneDatabase(serverUrl, template, copy);
+
+    await dropDatabase(serverUrl, copy);
+
+    const roles = await withClient(serverUrl, (client) => client.query('SELECT 1 FROM pg_roles WHERE rolname = $1', [tenantRoleName(copy)]));
+    expect(roles.rowCount).toBe(0);
+  });
+});
