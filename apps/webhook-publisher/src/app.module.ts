@@ -47,7 +47,8 @@ export class WebhookPublisherAppModule {
     };
     const consumer: EventsConsumerSettings = {
       enabled: config.WEBHOOKS_CONSUMER === 'true',
-      groupId: `${config.KAFKA_TOPIC_PREFIX ?? ''}${CONSUMER_GROUP}`,
+      // EventConsumer puts KAFKA_TOPIC_PREFIX on the group name it joins with.
+      groupId: CONSUMER_GROUP,
     };
     return {
       module: WebhookPublisherAppModule,

@@ -124,7 +124,7 @@ export async function startWebhooksTestApp(
     module: (config) => WebhookPublisherAppModule.forRoot(config, overrides),
     errorFamily: 'problem',
   });
-  const consumer = service.app.get(EventSubscriptions).consumer(`${prefix}${CONSUMER_GROUP}`);
+  const consumer = service.app.get(EventSubscriptions).consumer(CONSUMER_GROUP);
   await consumer?.ready();
   const sql = new Client({ connectionString: database.url });
   await sql.connect();

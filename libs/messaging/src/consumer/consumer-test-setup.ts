@@ -9,7 +9,10 @@ import { CUSTOMER_TOPIC, FAST_CONSUMER, type TestDatabaseHandle, TopicReader } f
 import { EventConsumer, type EventConsumerOptions, type EventHandlerContext } from './event-consumer';
 
 export interface ConsumerTestBed {
+  /** The group as the consumer is given it (inbox rows, metrics, dead-letter headers). */
   groupId: string;
+  /** The group on the cluster: `prefix` + `groupId` (committed offsets). */
+  clusterGroupId: string;
   topic: string;
   deadLetterTopic: string;
   prefix: string;
@@ -36,6 +39,7 @@ export async function consumerTestBed(db: TestDatabaseHandle, kafka: Kafka, name
 
   return {
     groupId,
+    clusterGroupId: prefixedTopic(prefix, groupId),
     topic,
     deadLetterTopic,
     prefix,

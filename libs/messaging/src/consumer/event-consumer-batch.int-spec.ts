@@ -38,7 +38,7 @@ describe('consumer: several messages per transaction, over real Postgres and Kaf
   }
 
   async function totalCommitted(): Promise<number> {
-    const offsets = await committedOffsets(kafka, bed.groupId, bed.topic);
+    const offsets = await committedOffsets(kafka, bed.clusterGroupId, bed.topic);
     return [...offsets.values()].reduce((sum, offset) => sum + Math.max(0, offset), 0);
   }
 

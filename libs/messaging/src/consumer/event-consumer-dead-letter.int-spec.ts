@@ -29,7 +29,7 @@ describe('consumer retries and dead letters over real Postgres and Kafka', () =>
   afterEach(() => bed.close());
 
   async function totalCommitted(): Promise<number> {
-    const offsets = await committedOffsets(kafka, bed.groupId, bed.topic);
+    const offsets = await committedOffsets(kafka, bed.clusterGroupId, bed.topic);
     return [...offsets.values()].reduce((sum, offset) => sum + Math.max(0, offset), 0);
   }
 

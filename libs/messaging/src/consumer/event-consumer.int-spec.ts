@@ -94,7 +94,7 @@ describe('idempotent consumer over real Postgres and Kafka', () => {
     expect(consumer.status().duplicates).toBe(2);
     expect(await bed.effects(event.id)).toBe(1);
     // The duplicates were acknowledged too: all three offsets are committed.
-    const offsets = [...(await committedOffsets(kafka, bed.groupId, bed.topic)).values()];
+    const offsets = [...(await committedOffsets(kafka, bed.clusterGroupId, bed.topic)).values()];
     expect(offsets.reduce((sum, offset) => sum + Math.max(0, offset), 0)).toBe(3);
   });
 
@@ -112,13 +112,13 @@ describe('idempotent consumer over real Postgres and Kafka', () => {
     await waitFor('the handler to start', () => entered);
     await sleep(500);
     // Mid-transaction: nothing committed in Kafka, nothing visible in the database.
-    expect([...(await committedOffsets(kafka, bed.groupId, bed.topic)).values()].every((o) => o < 0)).toBe(true);
+    expect([...(await committedOffsets(kafka, bed.clusterGroupId, bed.topic)).values()].every((o) => o < 0)).toBe(true);
     expect(await bed.effects(event.id)).toBe(0);
     expect(await processedCount(event.id)).toBe(0);
 
     release();
     await waitFor('the offset to be committed', async () =>
-      [...(await committedOffsets(kafka, bed.groupId, bed.topic)).values()].some((o) => o === 1),
+      [...(await committedOffsets(kafka, bed.clusterGroupId, bed.topic)).values()].some((o) => o === 1),
     );
     expect(await bed.effects(event.id)).toBe(1);
     expect(await processedCount(event.id)).toBe(1);
@@ -166,7 +166,7 @@ describe('idempotent consumer over real Postgres and Kafka', () => {
     await bed.send(customerEvent('TYPES-1'), created);
     await waitFor('the created event', () => seen.length === 1);
     await waitFor('both offsets committed', async () =>
-      [...(await committedOffsets(kafka, bed.groupId, bed.topic)).values()].reduce((s, o) => s + Math.max(0, o), 0) === 2,
+      [...(await committedOffsets(kafka, bed.clusterGroupId, bed.topic)).values()].reduce((s, o) => s + Math.max(0, o), 0) === 2,
     );
     expect(seen).toEqual(['CUSTOMER_CREATED']);
     expect(consumer.status().deadLettered).toBe(0);

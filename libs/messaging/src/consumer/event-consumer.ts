@@ -43,7 +43,11 @@ export interface EventConsumerOptions {
   /** The consumer group, e.g. `sales-orders-v3.customer-snapshot`. */
   groupId: string;
   subscriptions: EventSubscription[];
-  /** Deployment prefix of topic names. Default none. */
+  /**
+   * Deployment prefix (`KAFKA_TOPIC_PREFIX`) of the topics and of the group name joined on the
+   * cluster, so environments sharing a cluster never share a group. The inbox, metrics and logs
+   * use `groupId` as given. Default none.
+   */
   topicPrefix?: string;
   logger?: MessagingLogger;
   /** Handler attempts before the message is dead-lettered. Default 5. Failures because the database is unreachable do not count. */
@@ -234,7 +238,9 @@ export class EventConsumer {
   private async run(): Promise<void> {
     const o = this.options;
     const consumer = o.kafka.consumer({
-      groupId: o.groupId,
+      // The group on the cluster is prefixed like the topics: two environments sharing a cluster
+      // in one group would take each other's partitions and each miss events.
+      groupId: prefixedTopic(this.prefix, o.groupId),
       sessionTimeout: o.sessionTimeoutMs ?? DEFAULTS.sessionTimeoutMs,
       heartbeatInterval: o.heartbeatIntervalMs ?? DEFAULTS.heartbeatIntervalMs,
       rebalanceTimeout: o.rebalanceTimeoutMs ?? DEFAULTS.rebalanceTimeoutMs,
