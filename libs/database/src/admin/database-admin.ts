@@ -103,10 +103,14 @@ export async function cloneDatabase(serverUrl: string, template: string, databas
   return databaseUrlFor(serverUrl, database);
 }
 
+/** The comment a template gets once `prepare` has finished; a template without it is half-made. */
+const PREPARED_TEMPLATE = 'erp: prepared template';
+
 /**
  * Makes sure `template` exists, filled by `prepare(url)` (e.g. a service's migrations) when it does
  * not. Processes doing this at once for the same name queue on an advisory lock, so the template is
- * prepared once; a `prepare` that fails leaves no half-made template behind.
+ * prepared once. A `prepare` that fails leaves no template behind, and one a killed process left
+ * half-made (no completion comment) is made again.
  */
 export async function ensureTemplateDatabase(
   serverUrl: string,
@@ -117,14 +121,21 @@ export async function ensureTemplateDatabase(
   await withAdminClient(serverUrl, async (client) => {
     await client.query(`SELECT pg_advisory_lock(hashtext($1))`, [template]);
     try {
-      if (await databaseExists(client, template)) return;
-      await client.query(`CREATE DATABASE ${client.escapeIdentifier(template)}`);
+      const { rows } = await client.query<{ note: string | null }>(
+        `SELECT shobj_description(oid, 'pg_database') AS note FROM pg_database WHERE datname = $1`,
+        [template],
+      );
+      if (rows[0]?.note === PREPARED_TEMPLATE) return;
+      if (rows.length > 0) await dropDatabase(serverUrl, template);
+      const name = client.escapeIdentifier(template);
+      await client.query(`CREATE DATABASE ${name}`);
       try {
         await prepare(databaseUrlFor(serverUrl, template));
       } catch (error) {
         await dropDatabase(serverUrl, template);
         throw error;
       }
+      await client.query(`COMMENT ON DATABASE ${name} IS ${client.escapeLiteral(PREPARED_TEMPLATE)}`);
     } finally {
       await client.query(`SELECT pg_advisory_unlock(hashtext($1))`, [template]);
     }

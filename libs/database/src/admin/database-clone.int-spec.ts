@@ -73,6 +73,21 @@ describe('ensureTemplateDatabase / cloneDatabase', () => {
     expect(prepared).toBe(1);
   });
 
+  it('makes again a template that a process killed while preparing it left half-made', async () => {
+    await withClient(serverUrl, (client) => client.query(`CREATE DATABASE ${client.escapeIdentifier(template)}`));
+
+    let prepared = 0;
+    await ensureTemplateDatabase(serverUrl, template, async (url) => {
+      prepared++;
+      await migrateLikeAService(url);
+    });
+    await ensureTemplateDatabase(serverUrl, template, async () => {
+      prepared++;
+    });
+
+    expect(prepared).toBe(1);
+  });
+
   it("copies the template's tables and rows, and gives the copy a request role that row-level security limits to one company", async () => {
     await ensureTemplateDatabase(serverUrl, template, migrateLikeAService);
     const copy = `test_copy_${randomBytes(5).toString('hex')}`;
