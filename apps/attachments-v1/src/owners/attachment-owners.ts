@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { type AttachmentCreated, CustomerCreated, type DomainEvent, SupplierInvoiceCreated, TOPICS } from '@erp/contracts';
+import { namedQuery } from '@erp/database';
 import { ConsumeEvents, type EventHandlerContext } from '@erp/messaging';
 
 type AttachmentOwnerEndpoint = AttachmentCreated.AttachmentOwnerEndpoint;
@@ -29,9 +30,10 @@ export class AttachmentOwners {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
   async exists(companyId: string, endpoint: AttachmentOwnerEndpoint, objectId: string): Promise<boolean> {
-    const rows = await this.db.query<unknown[]>(
-      `SELECT 1 FROM attachment_owners WHERE company_id = $1 AND endpoint = $2 AND object_id = $3`,
-      [companyId, endpoint, objectId],
+    const rows = await namedQuery(
+      this.db,
+      `SELECT 1 FROM attachment_owners WHERE company_id = :companyId AND endpoint = :endpoint AND object_id = :objectId`,
+      { companyId, endpoint, objectId },
     );
     return rows.length > 0;
   }
@@ -52,10 +54,12 @@ export class AttachmentOwners {
   /** Runs in the consumer's transaction. Idempotent: a replayed event changes nothing. */
   private async record(tx: EntityManager, event: OwnerCreatedEvent): Promise<void> {
     const { endpoint, objectId } = ownerOf(event);
-    await tx.query(
-      `INSERT INTO attachment_owners (company_id, endpoint, object_id, known_since) VALUES ($1, $2, $3, $4::timestamptz)
+    await namedQuery(
+      tx,
+      `INSERT INTO attachment_owners (company_id, endpoint, object_id, known_since)
+       VALUES (:companyId, :endpoint, :objectId, :knownSince::timestamptz)
        ON CONFLICT (company_id, endpoint, object_id) DO NOTHING`,
-      [event.companyId, endpoint, objectId, event.time],
+      { companyId: event.companyId, endpoint, objectId, knownSince: event.time },
     );
   }
 }

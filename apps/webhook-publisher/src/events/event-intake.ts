@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import { queryRows } from '@erp/database';
+import { namedQuery } from '@erp/database';
 import { activeTraceCarrier } from '@erp/observability';
 import { publisherOf } from '../publishers/publishers';
 
@@ -45,25 +45,35 @@ export async function ingestEvent(manager: EntityManager, event: IncomingEvent):
   // insert takes the event's `seq` from the first insert's RETURNING, so a redelivered event
   // (the first insert does nothing) creates no deliveries; pg_notify is queued only when
   // deliveries were created and is delivered by Postgres at commit.
-  const [result] = await queryRows<{ stored: number; deliveries: number }>(
+  const [result] = await namedQuery<{ stored: number; deliveries: number }>(
     manager,
     `WITH stored AS (
        INSERT INTO webhook_events (id, company_id, type, publisher, ordering_key, occurred_at, data)
-       VALUES ($1, $2, $3, $4, $5, $6::timestamptz, $7::jsonb)
+       VALUES (:id, :companyId, :type, :publisher, :orderingKey, :time::timestamptz, :data::jsonb)
        ON CONFLICT (id) DO NOTHING
        RETURNING seq
      ), created AS (
        INSERT INTO webhook_deliveries (subscription_id, event_id, company_id, ordering_key, event_seq, trace_context)
-       SELECT s.id, $1, s.company_id, $5, stored.seq, $8::jsonb
+       SELECT s.id, :id, s.company_id, :orderingKey, stored.seq, :traceContext::jsonb
        FROM stored, webhook_subscriptions s
-       WHERE s.company_id = $2 AND s.publisher = $4 AND s.enabled AND $3 = ANY (s.event_types)
+       WHERE s.company_id = :companyId AND s.publisher = :publisher AND s.enabled AND :type = ANY (s.event_types)
        ON CONFLICT (subscription_id, event_id) DO NOTHING
        RETURNING 1
      )
      SELECT (SELECT count(*) FROM stored)::int AS stored, (SELECT count(*) FROM created)::int AS deliveries,
-       (SELECT pg_notify($9, '') WHERE EXISTS (SELECT 1 FROM created)) AS notified`,
+       (SELECT pg_notify(:channel, '') WHERE EXISTS (SELECT 1 FROM created)) AS notified`,
     // With tracing on, the consumer's span (the active one) becomes the parent of every attempt.
-    [event.id, event.companyId, event.type, publisher, orderingKeyOf(event), event.time, JSON.stringify(event.data), traceContextJson(), DELIVERIES_CHANNEL],
+    {
+      id: event.id,
+      companyId: event.companyId,
+      type: event.type,
+      publisher,
+      orderingKey: orderingKeyOf(event),
+      time: event.time,
+      data: JSON.stringify(event.data),
+      traceContext: traceContextJson(),
+      channel: DELIVERIES_CHANNEL,
+    },
   );
   return { stored: result.stored > 0, deliveries: result.deliveries };
 }
