@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import { namedQuery } from '@erp/database';
 
 /** A customer as this service knows it from the customer events. */
 export interface CustomerSnapshot {
@@ -26,9 +27,10 @@ export interface CustomerChange {
 @Injectable()
 export class CustomerSnapshotsService {
   async find(manager: EntityManager, companyId: string, customerId: string): Promise<CustomerSnapshot | undefined> {
-    const rows = await manager.query<Array<{ name: string; status: string; currency_id: string | null }>>(
-      `SELECT name, status, currency_id FROM customer_snapshots WHERE company_id = $1 AND customer_id = $2`,
-      [companyId, customerId],
+    const rows = await namedQuery<{ name: string; status: string; currency_id: string | null }>(
+      manager,
+      `SELECT name, status, currency_id FROM customer_snapshots WHERE company_id = :companyId AND customer_id = :customerId`,
+      { companyId, customerId },
     );
     return rows[0] && { customerId, name: rows[0].name, status: rows[0].status, currencyId: rows[0].currency_id };
   }
@@ -38,15 +40,16 @@ export class CustomerSnapshotsService {
    * than what is stored (a lower version) changes nothing. Returns whether the snapshot changed.
    */
   async apply(manager: EntityManager, companyId: string, change: CustomerChange): Promise<boolean> {
-    const rows = await manager.query<Array<{ customer_id: string }>>(
+    const rows = await namedQuery<{ customer_id: string }>(
+      manager,
       `INSERT INTO customer_snapshots AS s (company_id, customer_id, name, status, currency_id, source_version, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6::bigint, now())
+       VALUES (:companyId, :customerId, :name, :status, :currencyId, :version::bigint, now())
        ON CONFLICT (company_id, customer_id) DO UPDATE
          SET name = EXCLUDED.name, status = EXCLUDED.status, currency_id = EXCLUDED.currency_id,
              source_version = EXCLUDED.source_version, updated_at = now()
          WHERE s.source_version < EXCLUDED.source_version
        RETURNING s.customer_id`,
-      [companyId, change.number, change.name, change.status, change.currencyId, change.version],
+      { companyId, customerId: change.number, name: change.name, status: change.status, currencyId: change.currencyId, version: change.version },
     );
     return rows.length > 0;
   }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AttachmentCreated, type DomainEvent, TOPICS } from '@erp/contracts';
+import { namedQuery } from '@erp/database';
 import { ConsumeEvents, type EventHandlerContext } from '@erp/messaging';
 
 export const INVOICE_ATTACHMENTS_GROUP = 'supplier-invoices-v1.invoice-attachments';
@@ -18,12 +19,13 @@ export class InvoiceAttachmentsHandler {
   async onAttachmentCreated(event: DomainEvent<typeof AttachmentCreated.TYPE>, { manager }: EventHandlerContext): Promise<void> {
     const { data } = event;
     if (data.endpoint !== 'supplierInvoice') return;
-    await manager.query(
+    await namedQuery(
+      manager,
       `INSERT INTO supplier_invoice_attachments AS a (company_id, attachment_id, reference_number, name, revision, attached_at)
-       VALUES ($1, $2, $3, $4, $5, $6::timestamptz)
+       VALUES (:companyId, :attachmentId, :referenceNumber, :name, :revision, :attachedAt::timestamptz)
        ON CONFLICT (company_id, attachment_id) DO UPDATE SET name = excluded.name, revision = excluded.revision
        WHERE a.revision < excluded.revision`,
-      [event.companyId, data.id, data.objectId, data.name, data.revision, event.time],
+      { companyId: event.companyId, attachmentId: data.id, referenceNumber: data.objectId, name: data.name, revision: data.revision, attachedAt: event.time },
     );
   }
 }
