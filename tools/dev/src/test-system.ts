@@ -25,8 +25,9 @@ export interface TestSystem {
 
 /**
  * The whole system as real processes for an end-to-end or reliability suite: fresh, uniquely named
- * test databases on the test PostgreSQL server (copies of templates migrated once: migrated-template.ts), the test Kafka, free ports and a topic prefix of its
- * own, so suites running side by side never see each other. Kept apart from the `@erp/dev` index so
+ * test databases on the test PostgreSQL server (copies of templates migrated once, see
+ * migrated-template.ts), the test Kafka, free ports and a topic prefix of its own, so suites running
+ * side by side never see each other. Kept apart from the `@erp/dev` index so
  * `npm start` never loads the test fixtures.
  */
 export async function startTestSystem(label: string, options: TestSystemOptions = {}): Promise<TestSystem> {

@@ -18,20 +18,12 @@ const OBJECT_IN_USE = '55006';
 export async function ensureDatabase(serverUrl: string, database: string): Promise<string> {
   assertDatabaseName(database);
   await withAdminClient(serverUrl, async (client) => {
-    for (let attempt = 1; ; attempt++) {
-      if (await databaseExists(client, database)) return;
-      try {
-        await client.query(`CREATE DATABASE ${client.escapeIdentifier(database)}`);
-        return;
-      } catch (error) {
-        const code = sqlStateOf(error);
-        if (code === DUPLICATE_DATABASE || code === UNIQUE_VIOLATION) return;
-        if (code === OBJECT_IN_USE && attempt < 5) {
-          await sleep(200 * attempt);
-          continue;
-        }
-        throw error;
-      }
+    if (await databaseExists(client, database)) return;
+    try {
+      await createDatabase(client, `CREATE DATABASE ${client.escapeIdentifier(database)}`);
+    } catch (error) {
+      const code = sqlStateOf(error);
+      if (code !== DUPLICATE_DATABASE && code !== UNIQUE_VIOLATION) throw error;
     }
   });
   return databaseUrlFor(serverUrl, database);
@@ -79,20 +71,8 @@ export async function cloneDatabase(serverUrl: string, template: string, databas
   assertDatabaseName(template);
   assertDatabaseName(database);
   await withAdminClient(serverUrl, async (client) => {
-    const copy = client.escapeIdentifier(database);
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await client.query(`CREATE DATABASE ${copy} TEMPLATE ${client.escapeIdentifier(template)}`);
-        break;
-      } catch (error) {
-        // A process that just used the template (its migration) may not have left the server yet.
-        if (sqlStateOf(error) === OBJECT_IN_USE && attempt < 10) {
-          await sleep(100 * attempt);
-          continue;
-        }
-        throw error;
-      }
-    }
+    // A process that just used the template (its migration) may not have left the server yet.
+    await createDatabase(client, `CREATE DATABASE ${client.escapeIdentifier(database)} TEMPLATE ${client.escapeIdentifier(template)}`);
     const templateRole = tenantRoleName(template);
     const { rowCount } = await client.query(`SELECT 1 FROM pg_roles WHERE rolname = $1`, [templateRole]);
     if (!rowCount) return;
@@ -128,7 +108,7 @@ export async function ensureTemplateDatabase(
       if (rows[0]?.note === PREPARED_TEMPLATE) return;
       if (rows.length > 0) await dropDatabase(serverUrl, template);
       const name = client.escapeIdentifier(template);
-      await client.query(`CREATE DATABASE ${name}`);
+      await createDatabase(client, `CREATE DATABASE ${name}`);
       try {
         await prepare(databaseUrlFor(serverUrl, template));
       } catch (error) {
@@ -166,6 +146,22 @@ export async function withAdminClient<T>(url: string, work: (client: Client) => 
     return await work(client);
   } finally {
     await client.end().catch(() => undefined);
+  }
+}
+
+/**
+ * Runs a `CREATE DATABASE`, again while its template (template1 or the one named) is held by another
+ * session: PostgreSQL refuses to copy a template with other connections (55006), which is transient.
+ */
+async function createDatabase(client: Client, statement: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await client.query(statement);
+      return;
+    } catch (error) {
+      if (sqlStateOf(error) !== OBJECT_IN_USE || attempt >= 10) throw error;
+      await sleep(100 * attempt);
+    }
   }
 }
 
