@@ -35,6 +35,13 @@ describe('docker/Dockerfile', () => {
     expect(dockerfile).toMatch(/HEALTHCHECK [\s\S]*\/health\/live/);
   });
 
+  it("applies the repository's patches (patches/) to the image's dependencies with the locked patch-package", () => {
+    const lock = JSON.parse(readFileSync(join(REPO_ROOT, 'package-lock.json'), 'utf8'));
+    const version: string = lock.packages['node_modules/patch-package'].version;
+    expect(instructions).toContain('COPY --from=build /src/patches ./patches');
+    expect(dockerfile).toContain(`npm exec --yes --package=patch-package@${version} -- patch-package --error-on-fail`);
+  });
+
   it.each(deployedApps().map((app) => app.name))('builds %s with the shared webpack configuration (the inferred nx build target)', (name) => {
     const config = readFileSync(join(REPO_ROOT, 'apps', name, 'webpack.config.js'), 'utf8');
     expect(config).toContain("require('../../tools/build/app-webpack-config')");
