@@ -25,6 +25,8 @@ module.exports = {
   // PostgreSQL and the Kafka broker, started once per Jest run (tools/test-fixtures).
   globalSetup: path.join(__dirname, 'tools/test-fixtures/src/global-setup.ts'),
   globalTeardown: path.join(__dirname, 'tools/test-fixtures/src/global-teardown.ts'),
+  // Longest suites first even on a fresh clone, from recorded durations (tools/test-fixtures).
+  testSequencer: path.join(__dirname, 'tools/test-fixtures/src/test-sequencer.js'),
   testTimeout: 60_000,
   // Most integration tests wait on PostgreSQL and Kafka (a group join, a poll) more than they
   // compute, so workers beyond the cores pay: the unit and integration phase of `npm test` on a
