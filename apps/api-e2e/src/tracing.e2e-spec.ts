@@ -124,7 +124,7 @@ async function patchSalesOrder(baseUrl: string, traceparent: string): Promise<st
     headers: { ...v3, 'if-match': created.headers.get('etag')!, traceparent },
     body: JSON.stringify({ status: 'Hold' }),
   });
-  expect(patched.status).toBe(200);
+  expect(patched.status).toBe(202);
   return location;
 }
 
@@ -211,9 +211,9 @@ describe('tracing on (OTEL_EXPORTER_OTLP_ENDPOINT set)', () => {
     expect(webhookParent.split('-')[2]).toBe(delivered.spanId);
 
     // What the spans say about the request and the message.
-    expect(gateway!.attributes).toMatchObject({ 'http.request.method': 'PATCH', 'http.response.status_code': 200, 'erp.company_id': A });
+    expect(gateway!.attributes).toMatchObject({ 'http.request.method': 'PATCH', 'http.response.status_code': 202, 'erp.company_id': A });
     expect(service!.name).toBe('PATCH /api/v3/SalesOrders/:type/:orderId');
-    expect(service!.attributes).toMatchObject({ 'http.route': service!.name.slice('PATCH '.length), 'http.response.status_code': 200, 'erp.company_id': A });
+    expect(service!.attributes).toMatchObject({ 'http.route': service!.name.slice('PATCH '.length), 'http.response.status_code': 202, 'erp.company_id': A });
     expect(service!.attributes['erp.request_id']).toBe(gateway!.attributes['erp.request_id']);
     expect(created!.attributes).toMatchObject({ 'messaging.system': 'kafka', 'erp.event_type': 'SALESORDER_UPDATED', 'erp.company_id': A });
     expect(consumed!.attributes).toMatchObject({

@@ -66,7 +66,7 @@ describe('webhooks through the api-gateway', () => {
       headers: { ...(await v3Headers(A)), 'if-match': created.headers.get('etag')! },
       body: JSON.stringify({ status: 'Hold' }),
     });
-    expect(patched.status).toBe(200);
+    expect(patched.status).toBe(202);
     const version = patched.headers.get('etag')!.replace(/"/g, '');
 
     const update = await waitFor(() => deliveries.find((d) => d.body.type === 'SALESORDER_UPDATED'), 'the SALESORDER_UPDATED delivery', 30_000);

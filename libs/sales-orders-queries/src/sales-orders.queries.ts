@@ -128,7 +128,6 @@ export function orderJson(parts: ReadonlySet<ExpandPart>): string {
     [
       'totals',
       jsonObject([
-        ['lineTotal', 'trim_scale(o.line_total)'],
         ['discountTotal', 'trim_scale(o.discount_total)'],
         ['orderTotal', 'trim_scale(o.order_total)'],
       ]),
@@ -137,7 +136,8 @@ export function orderJson(parts: ReadonlySet<ExpandPart>): string {
   );
   const tail: Array<[string, string]> = [];
   if (parts.has('attachments')) tail.push(['attachments', 'o.attachments']);
-  tail.push(['lastModified', ts('o.last_modified_at')], ['version', 'o.version::text']);
+  // `version`: the ETag's value in base64, as the v3 document's `format: byte` has it.
+  tail.push(['lastModified', ts('o.last_modified_at')], ['version', `encode(convert_to(o.version::text, 'UTF8'), 'base64')`]);
   // {head...} + ,"lines":[...] + ,tail...}: both objects are compact, so the splice is exact.
   const lines = parts.has('lines') ? ` || ',"lines":' || ${LINES_OF_ORDER_TEXT}` : '';
   return `(left(${jsonObject(head)}::text, -1)${lines} || ',' || substr(${jsonObject(tail)}::text, 2))`;

@@ -135,6 +135,7 @@ export class SalesOrdersController {
 
   /** v3 rule: If-Match is required (428 without it). */
   @Patch(':type/:orderId')
+  @HttpCode(202)
   @ApiOperation({
     summary: 'Change a sales order',
     description: 'Header fields and `lines: [{ operation: insert | update | delete, lineId?, ... }]` in one body, applied all or nothing.',
@@ -143,7 +144,7 @@ export class SalesOrdersController {
   @ORDER_ID_PARAM
   @ApiIfMatch(true)
   @ApiBody({ schema: ref('SalesOrderPatch') })
-  @ApiJsonResponse(200, 'Changed: the updated order with every part', 'SalesOrder', ETAG_HEADER)
+  @ApiJsonResponse(202, 'Changed (202, as the v3 document declares): the updated order with every part', 'SalesOrder', ETAG_HEADER)
   @ApiErrors('problem', 404, 412, 413, 415, 428)
   @Header('content-type', JSON_TYPE)
   @Versioned()
@@ -159,12 +160,12 @@ export class SalesOrdersController {
   }
 
   @Delete(':type/:orderId')
-  @HttpCode(204)
-  @ApiOperation({ summary: 'Delete a sales order', description: 'Its lines go with it.' })
+  @HttpCode(202)
+  @ApiOperation({ summary: 'Delete a sales order', description: 'Its lines go with it. 202 with no body, as the v3 document declares.' })
   @TYPE_PARAM
   @ORDER_ID_PARAM
   @ApiIfMatch(true)
-  @ApiResponse({ status: 204, description: 'Deleted' })
+  @ApiResponse({ status: 202, description: 'Deleted' })
   @ApiErrors('problem', 404, 412, 428)
   async delete(
     @CompanyId() companyId: string,

@@ -116,12 +116,16 @@ export const SALES_ORDER_SCHEMAS: Schemas = {
       billing: ref('SalesOrderAddressAndContact'),
       shipping: ref('SalesOrderAddressAndContact'),
       paymentSettings: ref('SalesOrderPaymentSettings'),
-      totals: { type: 'object', properties: { lineTotal: decimal(), discountTotal: decimal(), orderTotal: decimal() } },
+      totals: {
+        type: 'object',
+        description: 'The v3 document\'s SalesOrderTotalsDto (the sum before discounts is orderTotal + discountTotal).',
+        properties: { discountTotal: decimal(), orderTotal: decimal() },
+      },
       orderQty: decimal(),
       lines: { type: 'array', items: ref('SalesOrderLine') },
       attachments: { type: 'array', items: ref('AttachmentRef') },
       lastModified: dateTime,
-      version: { type: 'string', description: 'The current ETag value' },
+      version: { type: 'string', format: 'byte', description: 'The current ETag value in base64 (the v3 document\'s format: byte). If-Match takes the ETag header.' },
     },
   },
   SalesOrderList: {

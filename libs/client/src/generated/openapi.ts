@@ -58,7 +58,7 @@ export type paths = {
         post?: never;
         /**
          * Delete a sales order
-         * @description Its lines go with it.
+         * @description Its lines go with it. 202 with no body, as the v3 document declares.
          */
         delete: operations["SalesOrders_delete"];
         options?: never;
@@ -640,9 +640,9 @@ export type components = {
                 description?: "Open" | "Hold" | "BackOrder" | "Completed" | "Cancelled";
                 hold?: boolean;
             };
+            /** @description The v3 document's SalesOrderTotalsDto (the sum before discounts is orderTotal + discountTotal). */
             totals: {
                 discountTotal?: number;
-                lineTotal?: number;
                 orderTotal?: number;
             };
             /**
@@ -650,7 +650,10 @@ export type components = {
              * @enum {string}
              */
             type: "SO" | "QT" | "IN" | "CM";
-            /** @description The current ETag value */
+            /**
+             * Format: byte
+             * @description The current ETag value in base64 (the v3 document's format: byte). If-Match takes the ETag header.
+             */
             version: string;
         };
         SalesOrderAddress: {
@@ -1426,7 +1429,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description Deleted */
-            204: {
+            202: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1523,8 +1526,8 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Changed: the updated order with every part */
-            200: {
+            /** @description Changed (202, as the v3 document declares): the updated order with every part */
+            202: {
                 headers: {
                     /** @description Strong entity tag of the current version (send it back in If-Match) */
                     ETag?: string;

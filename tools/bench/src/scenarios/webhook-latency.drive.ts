@@ -28,7 +28,7 @@ export interface WebhookLatencyOptions {
 
 export interface WebhookLatencyResult {
   rate: number;
-  /** PATCHes answered 200 per second over the whole run. */
+  /** PATCHes answered 202 per second over the whole run. */
   achievedRate: number;
   /** Webhooks received per second, first to last measured one. */
   deliveredPerSecond: number;
@@ -36,11 +36,11 @@ export interface WebhookLatencyResult {
   measured: number;
   /** PATCHes not sent because the order's previous PATCH was still in flight. */
   skippedBusyOrders: number;
-  /** Answers to the PATCHes by status; only 200s produce events (and are measured). */
+  /** Answers to the PATCHes by status; only 202s produce events (and are measured). */
   patchStatuses: Record<string, number>;
   missing: number;
   unverified: number;
-  /** Commit of the PATCH (its 200 arriving) -> the webhook arriving at the receiver. */
+  /** Commit of the PATCH (its 202 arriving) -> the webhook arriving at the receiver. */
   latency: LatencySummary;
   /** From the publisher's own records: commit -> consumed, consumed -> first attempt. */
   stages: Record<string, LatencySummary>;
@@ -53,7 +53,7 @@ export interface WebhookLatencyResult {
 /**
  * Scenario 5's measurement, shared by `npm run bench` (webhook-latency.scenario.ts) and the
  * standalone `npm run bench:webhooks`: PATCHes of sales orders through the gateway at a steady
- * rate, each one's SALESORDER_UPDATED timed from the PATCH's 200 (an upper bound of its commit,
+ * rate, each one's SALESORDER_UPDATED timed from the PATCH's 202 (an upper bound of its commit,
  * so figures are slightly low by the answer's transfer) to its arrival, verified, at a local
  * receiver subscribed through the API. The path is the production one: sales-orders-v3 commits
  * the order and its outbox row, the relay publishes to Kafka, webhook-publisher consumes and
@@ -149,7 +149,7 @@ export async function runWebhookLatency(o: WebhookLatencyOptions): Promise<Webho
             await response.arrayBuffer();
             statuses[response.status] = (statuses[response.status] ?? 0) + 1;
             // Refused (e.g. 503 from an overloaded machine): counted, no event expected.
-            if (response.status !== 200) {
+            if (response.status !== 202) {
               if (response.status === 412) order.etag = header(await fetch(`${base}${order.location}`, { headers: v3Headers }), 'etag');
               return;
             }
