@@ -63,7 +63,7 @@ describe('API reference (OpenAPI and /docs)', () => {
 
     const patch = (merged.paths!['/api/v3/SalesOrders/{type}/{orderId}'] as Record<string, Operation>).patch;
     expect(patch.parameters).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'If-Match', in: 'header', required: true })]));
-    expect(Object.keys(patch.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '403', '404', '412', '428']));
+    expect(Object.keys(patch.responses)).toEqual(expect.arrayContaining(['202', '400', '401', '403', '404', '412', '428']));
     expect(Object.keys(patch.responses['412'].content!)).toEqual(['application/problem+json']);
     const download = (merged.paths!['/v1/attachment/{id}'] as Record<string, Operation>).get;
     expect(Object.keys(download.responses['200'].content!).sort()).toEqual(['application/json', 'application/octet-stream', 'text/plain']);
