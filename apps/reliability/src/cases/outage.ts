@@ -99,7 +99,8 @@ async function request(
       outcome.answered = true;
       const body = JSON.parse(text) as Record<string, unknown>;
       if (op === 'createCustomer') outcome.committed = String(body['number']);
-      if (op === 'patchOrder') outcome.committed = `${order.orderId}@${String(body['version'])}`;
+      // The body's `version` is the ETag value in base64 (the v3 document's format: byte); events carry the value.
+      if (op === 'patchOrder') outcome.committed = `${order.orderId}@${Buffer.from(String(body['version']), 'base64').toString('utf8')}`;
     } else {
       outcome.retryAfter = response.headers.get('retry-after') ?? undefined;
       outcome.problem = unavailableProblem(init.path, response, text);
