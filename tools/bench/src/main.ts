@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { dropDatabase, startEmbeddedPostgres, type EmbeddedPostgresHandle } from '@erp/database';
-import { SERVICES } from '@erp/dev';
+import { execFileSync } from 'node:child_process';
+import { GATEWAY, SERVICES } from '@erp/dev';
 import { updateBenchmarksDoc, writeResults } from './framework/report';
 import { runBench } from './framework/run-bench';
 import { SCENARIOS } from './scenarios';
@@ -9,7 +10,9 @@ const REPO_ROOT = join(__dirname, '..', '..', '..');
 
 /**
  * `npm run bench [-- --scenario=customers-list] [--duration=15] [--connections=10] [--warmup=3]
- * [--rounds=5] [--seed=42] [--no-doc] [--env.LOG_LEVEL=warn] [--customers.sizes=10000,100000]`
+ * [--rounds=5] [--seed=42] [--no-doc] [--env.LOG_LEVEL=warn] [--customers.sizes=10000,100000]
+ * [--build=compiled]`. `--build=compiled` builds the apps the scenarios need (`nx run-many -t build`,
+ * cached) and runs them as their images do (`node main.js`), so memory and CPU are the image's.
  * Runs the scenarios against the real system on its own PostgreSQL (DATABASE_URL's server, or a
  * throw-away embedded one) and Kafka (KAFKA_BROKERS, or the dev broker startSystem runs), writes bench-results.json and bench-results.md at the repository root,
  * and puts the table into BENCHMARKS.md.
@@ -27,6 +30,9 @@ async function main(): Promise<void> {
   const options = Object.fromEntries([...args].filter(([key]) => key.includes('.') && !key.startsWith('env.')));
   const systemEnv = Object.fromEntries([...args].filter(([key]) => key.startsWith('env.')).map(([k, v]) => [k.slice(4), v]));
   const log = (line: string) => process.stdout.write(`${line}\n`);
+  const build = args.get('build') ?? 'source';
+  if (build !== 'source' && build !== 'compiled') throw new Error(`--build must be source or compiled, not ${build}`);
+  if (build === 'compiled') buildApps([...new Set(scenarios.flatMap((s) => s.services)), GATEWAY.name], log);
 
   let embedded: EmbeddedPostgresHandle | undefined;
   let serverUrl = process.env['DATABASE_URL'];
@@ -54,6 +60,7 @@ async function main(): Promise<void> {
       seed: Number(args.get('seed') ?? 42),
       systemEnv,
       kafkaBrokers,
+      build,
       log,
     });
     const markdown = writeResults(results, join(REPO_ROOT, 'bench-results.json'), join(REPO_ROOT, 'bench-results.md'));
@@ -65,6 +72,15 @@ async function main(): Promise<void> {
     if (embedded) await embedded.stop();
     else for (const name of names) await dropDatabase(server, name);
   }
+}
+
+/** The apps' image builds (Nx caches them: a second run rebuilds only what changed). */
+function buildApps(apps: string[], log: (line: string) => void): void {
+  log(`building ${apps.join(', ')} (nx run-many -t build)`);
+  execFileSync(process.execPath, [join(REPO_ROOT, 'node_modules', '.bin', 'nx'), 'run-many', '-t', 'build', `--projects=${apps.join(',')}`, '--outputStyle=static'], {
+    cwd: REPO_ROOT,
+    stdio: 'inherit',
+  });
 }
 
 main().catch((error: unknown) => {

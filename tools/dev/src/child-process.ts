@@ -9,17 +9,30 @@ export interface SpawnedProcess {
   stop(signal?: NodeJS.Signals, timeoutMs?: number): Promise<void>;
 }
 
+export interface SpawnOptions {
+  quiet?: boolean;
+  nodeArgs?: string[];
+}
+
 /**
  * Runs a TypeScript entry point of the repo as its own Node process (as in production: one
  * process per service), prefixing its output with its name. `quiet` drops output unless the
  * process fails.
  */
-export function spawnTs(
-  name: string,
-  entry: string,
-  env: NodeJS.ProcessEnv,
-  options: { quiet?: boolean; nodeArgs?: string[] } = {},
-): SpawnedProcess {
+export function spawnTs(name: string, entry: string, env: NodeJS.ProcessEnv, options: SpawnOptions = {}): SpawnedProcess {
+  return spawnNode(name, ['-r', '@swc-node/register', join(REPO_ROOT, entry)], env, options);
+}
+
+/**
+ * Runs an app's image build (`dist/apps/<app>/main.js` from `npx nx build <app>`) with plain Node
+ * as its image does (`node main.js`, source maps on, NODE_ENV=production): what the bench measures
+ * with `--build=compiled`. Packages resolve from the repository's node_modules.
+ */
+export function spawnCompiled(name: string, entry: string, env: NodeJS.ProcessEnv, options: SpawnOptions = {}): SpawnedProcess {
+  return spawnNode(name, ['--enable-source-maps', join(REPO_ROOT, entry)], { NODE_ENV: 'production', ...env }, options);
+}
+
+function spawnNode(name: string, args: string[], env: NodeJS.ProcessEnv, options: SpawnOptions): SpawnedProcess {
   // The process's own Node flags (ServiceSpec.nodeArgs), then ERP_NODE_ARGS: extra flags for every
   // process started here, for flags NODE_OPTIONS refuses (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`
   // to profile a bench run; see BENCHMARKS.md). Later flags win.
@@ -27,7 +40,7 @@ export function spawnTs(
     ...(options.nodeArgs ?? []),
     ...(env['ERP_NODE_ARGS'] ?? process.env['ERP_NODE_ARGS'] ?? '').split(' ').filter(Boolean),
   ];
-  const child = spawn(process.execPath, [...nodeArgs, '-r', '@swc-node/register', join(REPO_ROOT, entry)], {
+  const child = spawn(process.execPath, [...nodeArgs, ...args], {
     cwd: REPO_ROOT,
     // Node's on-disk code cache for the modules it compiles (Nest, TypeORM, ...): a test run starts
     // the whole system about twenty times, and each start loads the same modules in a dozen processes.

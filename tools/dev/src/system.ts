@@ -2,7 +2,8 @@ import { join } from 'node:path';
 import { type DevKeyPair, loadOrCreateDevKeyPair } from '@erp/auth';
 import { ensureDatabase, freePort, startEmbeddedPostgres, type EmbeddedPostgresHandle } from '@erp/database';
 import { type KafkaDevBroker, startKafkaDevBroker } from '@erp/kafka-dev-broker';
-import { runTs, spawnTs, waitForReady, type SpawnedProcess } from './child-process';
+import { appLauncher, type AppBuild } from './app-launcher';
+import { runTs, waitForReady, type SpawnedProcess } from './child-process';
 import { GATEWAY, SERVICES, type ServiceSpec } from './services';
 
 export interface SystemOptions {
@@ -34,6 +35,12 @@ export interface SystemOptions {
   kafkaDevBrokerPort?: number;
   /** Start only these services (by catalog name; the gateway routes only to them). Default: all. */
   services?: string[];
+  /**
+   * `source` (default): each app from its TypeScript through SWC's require hook. `compiled`: each
+   * app's image build with plain Node, as the image runs it (`npx nx build <app>` first; the bench's
+   * `--build=compiled` does that). Migrations run from source either way.
+   */
+  build?: AppBuild;
   log?: (line: string) => void;
 }
 
@@ -116,6 +123,7 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
     const gatewayPort = options.gatewayPort === 0 ? await freePort() : options.gatewayPort;
     const baseUrl = `http://127.0.0.1:${gatewayPort}`;
 
+    const spawnApp = appLauncher(options.build ?? 'source');
     const databaseUrls: Record<string, string> = {};
     const startService = async (service: (typeof selected)[number]) => {
       const url = serviceUrls[service.name] as string;
@@ -134,7 +142,7 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
         databaseUrls[service.name] = await provision({ ...service, database }, migrate);
       }
       const launch = () =>
-        spawnTs(service.name, `${service.dir}/src/main.ts`, {
+        spawnApp(service, {
           ...commonEnv,
           ...service.env,
           PORT: new URL(url).port,
@@ -148,7 +156,7 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
       log(`${service.name} ready at ${url}`);
     };
     const launchGateway = () =>
-      spawnTs(GATEWAY.name, `${GATEWAY.dir}/src/main.ts`, {
+      spawnApp(GATEWAY, {
         ...commonEnv,
         ...gatewayEnv,
         PORT: String(gatewayPort),
@@ -205,3 +213,4 @@ async function startDevBroker(options: SystemOptions, log: (line: string) => voi
     throw error;
   }
 }
+

@@ -28,6 +28,8 @@ export interface RunBenchOptions extends ScenarioRunOptions {
   /** Database name per service database (each run should use fresh ones). */
   databaseName: (serviceDatabase: string) => string;
   kafkaBrokers?: string[];
+  /** Run the apps from source (default) or from their image builds (see startSystem's `build`). */
+  build?: 'source' | 'compiled';
 }
 
 export function machineInfo(): MachineInfo {
@@ -91,6 +93,7 @@ export function startBenchSystem(options: {
   kafkaBrokers?: string[];
   /** Services to start (default: all), e.g. the union of the scenarios' `services`. */
   services?: string[];
+  build?: 'source' | 'compiled';
 }): Promise<RunningSystem> {
   return startSystem({
     databaseServerUrl: options.databaseServerUrl,
@@ -103,6 +106,7 @@ export function startBenchSystem(options: {
     databaseName: options.databaseName,
     kafkaBrokers: options.kafkaBrokers,
     services: options.services,
+    build: options.build,
     env: { LOG_PRETTY: 'false', ...options.systemEnv },
   });
 }

@@ -1,0 +1,10 @@
+import { appLauncher } from './app-launcher';
+
+describe('appLauncher', () => {
+  it('refuses to start a compiled app whose image build is missing, naming the command that makes it', () => {
+    const launch = appLauncher('compiled');
+    expect(() => launch({ name: 'no-such-app', dir: 'apps/no-such-app', defaultPort: 1 }, {}, { quiet: true })).toThrow(
+      'dist/apps/no-such-app/main.js is missing: run `npx nx build no-such-app` first',
+    );
+  });
+});
