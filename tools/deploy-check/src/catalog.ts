@@ -19,6 +19,8 @@ export interface DeployedApp {
   isGateway: boolean;
   /** Node/V8 flags the server runs with (ServiceSpec.nodeArgs); empty: the image's `node main.js`. */
   nodeArgs: string[];
+  /** Container memory in MiB from measurements (ServiceSpec.memoryMiB); absent: the default. */
+  memoryMiB?: { request: number; limit: number };
   configClass: ConfigClass;
   /** Every variable the config class reads. */
   variables: string[];
@@ -41,6 +43,7 @@ export function deployedApps(
       gatewayVariable: spec.gatewayVariable,
       isGateway: spec.name === GATEWAY.name,
       nodeArgs: spec.nodeArgs ?? [],
+      ...(spec.memoryMiB ? { memoryMiB: spec.memoryMiB } : {}),
       configClass,
       variables: configVariables(configClass),
     };

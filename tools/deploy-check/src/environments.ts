@@ -8,7 +8,8 @@ export interface Environment {
   /** HorizontalPodAutoscaler bounds of every service. */
   minReplicas: number;
   maxReplicas: number;
-  resources: { requests: { cpu: string; memory: string }; limits: { memory: string } };
+  /** CPU request of every app container; memory is per app (the catalog's measured figures). */
+  resources: { requests: { cpu: string } };
   /** Values of the shared ConfigMap `erp-config`. */
   config: Record<string, string>;
   /**
@@ -26,7 +27,7 @@ export const ENVIRONMENTS: Environment[] = [
     imageTag: 'dev',
     minReplicas: 1,
     maxReplicas: 2,
-    resources: { requests: { cpu: '50m', memory: '160Mi' }, limits: { memory: '320Mi' } },
+    resources: { requests: { cpu: '50m' } },
     config: {
       LOG_LEVEL: 'debug',
       AUTH_ISSUER: 'erp-dev',
@@ -48,7 +49,7 @@ export const ENVIRONMENTS: Environment[] = [
     imageTag: '1.0.0',
     minReplicas: 3,
     maxReplicas: 12,
-    resources: { requests: { cpu: '250m', memory: '256Mi' }, limits: { memory: '512Mi' } },
+    resources: { requests: { cpu: '250m' } },
     config: {
       LOG_LEVEL: 'info',
       AUTH_ISSUER: 'https://id.example.com',

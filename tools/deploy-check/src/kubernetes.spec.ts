@@ -174,15 +174,17 @@ describe.each(ENVIRONMENTS.map((env) => [env.name, env] as const))('the %s overl
     }
   });
 
-  it('sets the autoscaling bounds and resources of the environment', () => {
+  it("sets the autoscaling bounds and CPU request of the environment and keeps each app's measured memory", () => {
     for (const app of apps) {
       expect((find(objects, 'HorizontalPodAutoscaler', app.name) as Manifest).spec).toMatchObject({
         minReplicas: env.minReplicas,
         maxReplicas: env.maxReplicas,
       });
-      expect(podSpec(find(objects, 'Deployment', app.name) as Manifest).containers[0]?.resources).toEqual(
-        env.resources,
-      );
+      const memory = app.memoryMiB ?? { request: 192, limit: 384 };
+      expect(podSpec(find(objects, 'Deployment', app.name) as Manifest).containers[0]?.resources).toEqual({
+        requests: { cpu: env.resources.requests.cpu, memory: `${memory.request}Mi` },
+        limits: { memory: `${memory.limit}Mi` },
+      });
     }
   });
 

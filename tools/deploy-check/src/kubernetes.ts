@@ -76,7 +76,16 @@ const podSecurity = {
 };
 const tmpVolume = { name: 'tmp', emptyDir: { sizeLimit: '64Mi' } };
 const tmpMount = { name: 'tmp', mountPath: '/tmp' };
-const baseResources = { requests: { cpu: '100m', memory: '192Mi' }, limits: { memory: '384Mi' } };
+const DEFAULT_MEMORY_MIB = { request: 192, limit: 384 };
+
+/**
+ * Memory is the app's own (measured on the compiled build, in the catalog), the same in every
+ * environment: what a process needs does not depend on the cluster. The overlays set the CPU request.
+ */
+export function appResources(app: DeployedApp) {
+  const memory = app.memoryMiB ?? DEFAULT_MEMORY_MIB;
+  return { requests: { cpu: '100m', memory: `${memory.request}Mi` }, limits: { memory: `${memory.limit}Mi` } };
+}
 
 /** Everything one app runs as, in the base: ServiceAccount, Deployment, Service, HPA, PDB, migration Job. */
 export function appManifests(app: DeployedApp, apps: DeployedApp[]): Manifest[] {
@@ -129,7 +138,7 @@ export function appManifests(app: DeployedApp, apps: DeployedApp[]): Manifest[] 
                 ...(command ? { command } : {}),
                 ports: [{ name: 'http', containerPort: CONTAINER_PORT, protocol: 'TCP' }],
                 env,
-                resources: baseResources,
+                resources: appResources(app),
                 startupProbe: {
                   httpGet: { path: '/health/live', port: 'http' },
                   periodSeconds: 2,

@@ -16,4 +16,13 @@ describe('the service catalog', () => {
     const service = [...SERVICES, GATEWAY].find((s) => s.name === name);
     expect(service?.nodeArgs).toContain('--initial-old-space-size=128');
   });
+
+  it.each([...SERVICES, GATEWAY].filter((s) => s.memoryMiB).map((s) => [s.name, s.memoryMiB!] as const))(
+    '%s: its Kubernetes memory request covers its measured peak and the peak is at most 60 %% of the limit',
+    (_name, memory) => {
+      // The request is at least the compiled build's peak RSS (BENCHMARKS.md); issue 17's rule.
+      expect(memory.request / memory.limit).toBeLessThanOrEqual(0.6);
+      expect(memory.request).toBeLessThanOrEqual(memory.limit);
+    },
+  );
 });

@@ -19,6 +19,12 @@ export interface ServiceSpec {
    * NODE_OPTIONS refuses V8 heap-sizing flags such as `--initial-old-space-size`.
    */
   nodeArgs?: string[];
+  /**
+   * The container's memory in Kubernetes, in MiB: `request` at least the highest RSS measured on the
+   * compiled build in any bench scenario, `limit` such that the peak is at most 60 % of it (issue 17;
+   * figures in BENCHMARKS.md "Memory of the compiled build"). Absent: the manifests' default.
+   */
+  memoryMiB?: { request: number; limit: number };
 }
 
 /**
@@ -34,7 +40,15 @@ export interface ServiceSpec {
 const STREAMING_NODE_ARGS = ['--initial-old-space-size=128'];
 
 export const SERVICES: ServiceSpec[] = [
-  { name: 'customers-v1', dir: 'apps/customers-v1', defaultPort: 3101, database: 'erp_customers', gatewayVariable: 'CUSTOMERS_URL' },
+  // Compiled-build peak 504 MiB (mixed and attachments scenarios).
+  {
+    name: 'customers-v1',
+    dir: 'apps/customers-v1',
+    defaultPort: 3101,
+    database: 'erp_customers',
+    gatewayVariable: 'CUSTOMERS_URL',
+    memoryMiB: { request: 512, limit: 896 },
+  },
   {
     name: 'supplier-invoices-v1',
     dir: 'apps/supplier-invoices-v1',
@@ -50,8 +64,18 @@ export const SERVICES: ServiceSpec[] = [
     database: 'erp_attachments',
     gatewayVariable: 'ATTACHMENTS_URL',
     nodeArgs: STREAMING_NODE_ARGS,
+    // Compiled-build peak 338 MiB (attachments scenario).
+    memoryMiB: { request: 352, limit: 640 },
   },
-  { name: 'sales-orders-v3', dir: 'apps/sales-orders-v3', defaultPort: 3105, database: 'erp_sales_orders', gatewayVariable: 'SALES_ORDERS_URL' },
+  // Compiled-build peak 483 MiB (mixed scenario; 384 MiB in sales-orders-expand).
+  {
+    name: 'sales-orders-v3',
+    dir: 'apps/sales-orders-v3',
+    defaultPort: 3105,
+    database: 'erp_sales_orders',
+    gatewayVariable: 'SALES_ORDERS_URL',
+    memoryMiB: { request: 512, limit: 896 },
+  },
   {
     name: 'webhook-publisher',
     dir: 'apps/webhook-publisher',
@@ -60,7 +84,17 @@ export const SERVICES: ServiceSpec[] = [
     gatewayVariable: 'WEBHOOKS_URL',
     // Local receivers (`npm run webhooks:listen`) live on localhost; production refuses private targets.
     env: { WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true' },
+    // Compiled-build peak 246 MiB (webhook-latency scenario).
+    memoryMiB: { request: 256, limit: 448 },
   },
 ];
 
-export const GATEWAY: ServiceSpec = { name: 'api-gateway', dir: 'apps/api-gateway', defaultPort: 3000, nodeArgs: STREAMING_NODE_ARGS };
+// Compiled-build peak 356 MiB (attachments scenario). supplier-invoices-v1 is in no bench scenario
+// yet, so it keeps the manifests' default.
+export const GATEWAY: ServiceSpec = {
+  name: 'api-gateway',
+  dir: 'apps/api-gateway',
+  defaultPort: 3000,
+  nodeArgs: STREAMING_NODE_ARGS,
+  memoryMiB: { request: 384, limit: 640 },
+};
