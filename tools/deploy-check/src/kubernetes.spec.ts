@@ -7,6 +7,7 @@ import { CONFIG_MAP_NAME, deployedApps, REPO_ROOT } from './catalog';
 import { ENVIRONMENTS } from './environments';
 import {
   APP_CONTAINER,
+  DEFAULT_MEMORY_MIB,
   type Manifest,
   MIGRATE_CONTAINER,
   PRESTOP_SLEEP_SECONDS,
@@ -180,7 +181,7 @@ describe.each(ENVIRONMENTS.map((env) => [env.name, env] as const))('the %s overl
         minReplicas: env.minReplicas,
         maxReplicas: env.maxReplicas,
       });
-      const memory = app.memoryMiB ?? { request: 192, limit: 384 };
+      const memory = app.memoryMiB ?? DEFAULT_MEMORY_MIB;
       expect(podSpec(find(objects, 'Deployment', app.name) as Manifest).containers[0]?.resources).toEqual({
         requests: { cpu: env.resources.requests.cpu, memory: `${memory.request}Mi` },
         limits: { memory: `${memory.limit}Mi` },

@@ -76,7 +76,8 @@ const podSecurity = {
 };
 const tmpVolume = { name: 'tmp', emptyDir: { sizeLimit: '64Mi' } };
 const tmpMount = { name: 'tmp', mountPath: '/tmp' };
-const DEFAULT_MEMORY_MIB = { request: 192, limit: 384 };
+/** Memory of an app not measured yet (no `memoryMiB` in the catalog). */
+export const DEFAULT_MEMORY_MIB = { request: 192, limit: 384 };
 
 /**
  * Memory is the app's own (measured on the compiled build, in the catalog), the same in every

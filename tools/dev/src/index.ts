@@ -1,4 +1,5 @@
 export { startSystem, type RunningSystem, type SystemOptions } from './system';
+export type { AppBuild } from './app-launcher';
 export { seedCompany, demoCustomers } from './seed-data';
 export { GATEWAY, SERVICES, type ServiceSpec } from './services';
 export { DATA_DIR, DEV_KEYS_DIR } from './paths';

@@ -166,3 +166,12 @@ export async function outboxRows(
   return (await sql.query(`SELECT event_type, message_key, topic, payload FROM outbox ORDER BY sequence`))
     .rows;
 }
+
+/**
+ * The ETag a body's `version` stands for: `version` is the ETag's value in base64 (the v3
+ * document's `format: byte`). Throws on a `version` that is not base64.
+ */
+export function etagOfVersion(version: string): string {
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(version)) throw new Error(`version ${version} is not base64`);
+  return `"${Buffer.from(version, 'base64').toString('utf8')}"`;
+}

@@ -1,6 +1,6 @@
 import os from 'node:os';
 import { generateDevKeyPair } from '@erp/auth';
-import { startSystem, type RunningSystem } from '@erp/dev';
+import { type AppBuild, startSystem, type RunningSystem } from '@erp/dev';
 import type { BenchContext, BenchScenario, LoadSettings, ScenarioReport } from './scenario';
 
 export interface MachineInfo {
@@ -29,7 +29,7 @@ export interface RunBenchOptions extends ScenarioRunOptions {
   databaseName: (serviceDatabase: string) => string;
   kafkaBrokers?: string[];
   /** Run the apps from source (default) or from their image builds (see startSystem's `build`). */
-  build?: 'source' | 'compiled';
+  build?: AppBuild;
 }
 
 export function machineInfo(): MachineInfo {
@@ -93,7 +93,7 @@ export function startBenchSystem(options: {
   kafkaBrokers?: string[];
   /** Services to start (default: all), e.g. the union of the scenarios' `services`. */
   services?: string[];
-  build?: 'source' | 'compiled';
+  build?: AppBuild;
 }): Promise<RunningSystem> {
   return startSystem({
     databaseServerUrl: options.databaseServerUrl,
