@@ -15,6 +15,7 @@ import type { AttachmentsConfig } from './config';
 import { ATTACHMENTS_ENTITIES, ATTACHMENTS_MIGRATIONS } from './database';
 import { AttachmentEvents } from './events/attachment-events';
 import { AttachmentOwners } from './owners/attachment-owners';
+import { OwnerEventsController } from './owners/owner-events.controller';
 import { createObjectStorage } from './storage/create-object-storage';
 import { OBJECT_STORAGE } from './storage/object-storage';
 import { StorageReadiness } from './storage/storage-readiness';
@@ -40,7 +41,7 @@ export class AttachmentsAppModule {
         HealthModule.forRoot(),
         OpenApiModule.forRoot({ title: 'Attachments', version: '1', schemas: ATTACHMENT_SCHEMAS }),
       ],
-      controllers: [AttachmentsController],
+      controllers: [AttachmentsController, OwnerEventsController],
       providers: [
         MultipartRegistrar,
         ...ATTACHMENT_PROVIDERS,

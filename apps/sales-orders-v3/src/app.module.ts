@@ -7,7 +7,7 @@ import { HealthModule } from '@erp/observability';
 import { OpenApiModule } from '@erp/openapi';
 import { SALES_ORDER_SCHEMAS } from './sales-orders/sales-orders.openapi';
 import type { SalesOrdersConfig } from './config';
-import { CustomerEventsConsumer } from './customers/customer-events.consumer';
+import { CustomerEventsController } from './customers/customer-events.controller';
 import { CustomerSnapshotsService } from './customers/customer-snapshots.service';
 import { SALES_ORDERS_ENTITIES, SALES_ORDERS_MIGRATIONS } from './database';
 import { SalesOrderEvents } from './events/sales-order-events';
@@ -35,8 +35,8 @@ export class SalesOrdersAppModule {
         OpenApiModule.forRoot({ title: 'Sales orders', version: '3', schemas: SALES_ORDER_SCHEMAS }),
         MessagingModule.forRoot(messagingOptionsFrom(config, { clientId: SERVICE_NAME })),
       ],
-      controllers: [SalesOrdersController],
-      providers: [...SALES_ORDER_PROVIDERS, CustomerSnapshotsService, CustomerEventsConsumer, SalesOrderEvents],
+      controllers: [SalesOrdersController, CustomerEventsController],
+      providers: [...SALES_ORDER_PROVIDERS, CustomerSnapshotsService, SalesOrderEvents],
     };
   }
 }

@@ -9,7 +9,7 @@ import { SUPPLIER_INVOICE_SCHEMAS } from './supplier-invoices/supplier-invoices.
 import type { SupplierInvoicesConfig } from './config';
 import { SUPPLIER_INVOICES_ENTITIES, SUPPLIER_INVOICES_MIGRATIONS } from './database';
 import { SupplierInvoiceEvents } from './events/supplier-invoice-events';
-import { InvoiceAttachmentsHandler } from './invoice-attachments/invoice-attachments.handler';
+import { InvoiceAttachmentEventsController } from './invoice-attachments/invoice-attachment-events.controller';
 import { SupplierInvoicesController } from './supplier-invoices/supplier-invoices.controller';
 import { SUPPLIER_INVOICE_SETTINGS } from './supplier-invoices/supplier-invoice-settings';
 import { SUPPLIER_INVOICE_PROVIDERS } from './supplier-invoices/supplier-invoices.providers';
@@ -40,11 +40,10 @@ export class SupplierInvoicesAppModule {
           pageLimits: { SUPPLIER_INVOICE_MAX_PAGE_SIZE: config.SUPPLIER_INVOICE_MAX_PAGE_SIZE },
         }),
       ],
-      controllers: [SupplierInvoicesController],
+      controllers: [SupplierInvoicesController, InvoiceAttachmentEventsController],
       providers: [
         ...SUPPLIER_INVOICE_PROVIDERS,
         SupplierInvoiceEvents,
-        InvoiceAttachmentsHandler,
         { provide: SUPPLIER_INVOICE_SETTINGS, useValue: { maxPageSize: config.SUPPLIER_INVOICE_MAX_PAGE_SIZE } },
       ],
     };

@@ -10,7 +10,7 @@ import type { WebhookPublisherConfig } from './config';
 import { WEBHOOKS_ENTITIES, WEBHOOKS_MIGRATIONS } from './database';
 import { DELIVERY_SETTINGS, type DeliverySettings, DeliveryWorkerService } from './delivery/delivery-worker.service';
 import { parseDurations } from './delivery/retry-schedule';
-import { CONSUMER_GROUP, EVENTS_CONSUMER_SETTINGS, EventsConsumer, type EventsConsumerSettings } from './events/events.consumer';
+import { WebhookEventsController } from './events/webhook-events.controller';
 import { PublishersController } from './publishers/publishers.controller';
 import { SubscriptionsController } from './subscriptions/subscriptions.controller';
 import { SUBSCRIPTION_SETTINGS, type SubscriptionSettings } from './subscriptions/subscription-settings';
@@ -45,11 +45,8 @@ export class WebhookPublisherAppModule {
       secretOverlapMs: config.WEBHOOKS_SECRET_OVERLAP_MS,
       resolveHost: overrides.resolveHost,
     };
-    const consumer: EventsConsumerSettings = {
-      enabled: config.WEBHOOKS_CONSUMER === 'true',
-      // EventConsumer puts KAFKA_TOPIC_PREFIX on the group name it joins with.
-      groupId: CONSUMER_GROUP,
-    };
+    // The event handlers exist (and their consumer group is joined) only where the intake is on.
+    const eventControllers = config.WEBHOOKS_CONSUMER === 'true' ? [WebhookEventsController] : [];
     return {
       module: WebhookPublisherAppModule,
       imports: [
@@ -78,14 +75,12 @@ export class WebhookPublisherAppModule {
           }),
         ),
       ],
-      controllers: [PublishersController, SubscriptionsController],
+      controllers: [PublishersController, SubscriptionsController, ...eventControllers],
       providers: [
         ...SUBSCRIPTION_PROVIDERS,
         DeliveryWorkerService,
-        EventsConsumer,
         { provide: SUBSCRIPTION_SETTINGS, useValue: subscriptions },
         { provide: DELIVERY_SETTINGS, useValue: delivery },
-        { provide: EVENTS_CONSUMER_SETTINGS, useValue: consumer },
       ],
     };
   }

@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import { ApiError, ApiExceptionFilter, createValidationPipe, type ErrorFamily, errorFamilyForPath, JsonObjectBodyPipe, renderError } from '@erp/errors';
 import { instrumentHttpMetrics, instrumentHttpTracing, PinoNestLogger, requestIdFor } from '@erp/observability';
 import { clientErrorHandler } from './client-error';
+import { connectHybridMicroservices } from './hybrid-microservices';
 
 export interface ServiceAppOptions {
   logger: Logger;
@@ -173,6 +174,9 @@ export async function createServiceApp(
   });
   app.useGlobalFilters(new ApiExceptionFilter(options.errorFamily));
   app.useGlobalPipes(new JsonObjectBodyPipe(), createValidationPipe());
+  // A service that consumes events is a hybrid app: its event transport is connected here (with
+  // its own pipes and filters, not the HTTP ones above) and started by `listen`.
+  connectHybridMicroservices(app);
   return app;
 }
 
@@ -218,8 +222,13 @@ export function containsNul(value: unknown): boolean {
   return false;
 }
 
-/** Listens and returns the base URL (port 0 picks a free port, as the tests do). */
+/**
+ * Initialises the app, starts its microservices (event consumers), then listens; returns the base
+ * URL (port 0 picks a free port, as the tests do). Consumers start after the modules' init hooks,
+ * as they did when they were started by one, and before the first request.
+ */
 export async function listen(app: INestApplication, port: number, host: string): Promise<string> {
+  await app.startAllMicroservices();
   await app.listen(port, host);
   const address = app.getHttpServer().address();
   const actualPort = typeof address === 'object' && address ? address.port : port;

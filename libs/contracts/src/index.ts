@@ -48,3 +48,5 @@ export {
 export { SalesOrderCreated } from './events/sales-order-created';
 export { SalesOrderUpdated } from './events/sales-order-updated';
 export { SalesOrderDeleted } from './events/sales-order-deleted';
+export { topicEventEnvelope, type TopicEventEnvelopeClass } from './topic-events/topic-event-envelope';
+export { AttachmentEvent, CustomerEvent, SalesOrderEvent, SupplierInvoiceEvent } from './topic-events/topic-events';

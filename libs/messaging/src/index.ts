@@ -31,6 +31,7 @@ export {
   type EventHandlerContext,
   type EventSubscription,
 } from './consumer/event-consumer';
+export { InvalidEventPayloadError } from './consumer/invalid-event-payload.error';
 export {
   DEAD_LETTER_HEADERS,
   type DeadLetter,
@@ -57,8 +58,11 @@ export {
   type MessagingModuleOptions,
   type RelaySettings,
 } from './nest/messaging-options';
-export { ConsumeEvents, type ConsumeEventsOptions } from './nest/consume-events.decorator';
-export { EventSubscriptions } from './nest/event-subscriptions.service';
+export { KafkaEventTransport, type KafkaEventTransportOptions } from './transport/kafka-event-transport';
+export { KafkaEventContext } from './transport/kafka-event-context';
+export { type EventPatternExtras } from './transport/event-pattern-extras';
+export { EventPayloadValidationPipe } from './transport/event-payload.pipe';
+export { EventHandlerFailureFilter } from './transport/event-handler-failure.filter';
 export { OutboxRelayService, relaySessionConfig } from './nest/outbox-relay.service';
 export { KafkaServiceConfig, messagingOptionsFrom } from './config/kafka-service-config';
 export { consumerLag, reportOutboxBacklog } from './metrics/messaging-metrics';

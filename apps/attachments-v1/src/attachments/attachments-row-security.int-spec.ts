@@ -53,13 +53,20 @@ describe('attachments-v1 row-level security', () => {
 
   it('runs request handlers under the policies (a policy that admits nothing hides the attachment)', async () => {
     const headers = await t.auth.headers({ company: A });
-    expect((await t.http.request(`/v1/attachment/${ids[A]}`, { headers })).status).toBe(200);
+    // Each body is read to its end: an unread one keeps its connection busy, and closing the app
+    // then waits for it (up to the idle-socket timeout).
+    const statusOf = async (path: string) => {
+      const response = await t.http.request(path, { headers });
+      await response.arrayBuffer();
+      return response.status;
+    };
+    expect(await statusOf(`/v1/attachment/${ids[A]}`)).toBe(200);
     await t.sql.query(`ALTER POLICY tenant_isolation ON attachments USING (false)`);
     try {
-      expect((await t.http.request(`/v1/attachment/${ids[A]}`, { headers })).status).toBe(404);
+      expect(await statusOf(`/v1/attachment/${ids[A]}`)).toBe(404);
     } finally {
       await t.sql.query(`ALTER POLICY tenant_isolation ON attachments USING (company_id = current_setting('app.company_id', true))`);
     }
-    expect((await t.http.request(`/v1/attachment/${ids[A]}`, { headers })).status).toBe(200);
+    expect(await statusOf(`/v1/attachment/${ids[A]}`)).toBe(200);
   });
 });

@@ -1,20 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
-import { type AttachmentCreated, CustomerCreated, type DomainEvent, SupplierInvoiceCreated, TOPICS } from '@erp/contracts';
+import { type AttachmentCreated, CustomerEvent, type SupplierInvoiceEvent } from '@erp/contracts';
 import { namedQuery } from '@erp/database';
-import { ConsumeEvents, type EventHandlerContext } from '@erp/messaging';
 
 type AttachmentOwnerEndpoint = AttachmentCreated.AttachmentOwnerEndpoint;
 
-/** One consumer group for both owner topics. */
-export const OWNERS_GROUP = 'attachments-v1.owners';
-
-export type OwnerCreatedEvent = DomainEvent<typeof CustomerCreated.TYPE> | DomainEvent<typeof SupplierInvoiceCreated.TYPE>;
+/** A created event of a record that may own attachments (see `OwnerEventsController`). */
+export type OwnerCreatedEvent = CustomerEvent | SupplierInvoiceEvent;
 
 /** The owner an event announces: the endpoint and object id an upload path names. */
 export function ownerOf(event: OwnerCreatedEvent): { endpoint: AttachmentOwnerEndpoint; objectId: string } {
-  return event.type === 'CUSTOMER_CREATED'
+  // The events arrive as the payload pipe's DTO instances.
+  return event instanceof CustomerEvent
     ? { endpoint: 'customer', objectId: event.data.number }
     : { endpoint: 'supplierInvoice', objectId: event.data.referenceNumber };
 }
@@ -38,21 +36,8 @@ export class AttachmentOwners {
     return rows.length > 0;
   }
 
-  @ConsumeEvents({ topic: TOPICS.customers, groupId: OWNERS_GROUP, eventTypes: [CustomerCreated.TYPE] })
-  async onCustomerCreated(event: DomainEvent<typeof CustomerCreated.TYPE>, { manager }: EventHandlerContext): Promise<void> {
-    await this.record(manager, event);
-  }
-
-  @ConsumeEvents({ topic: TOPICS.supplierInvoices, groupId: OWNERS_GROUP, eventTypes: [SupplierInvoiceCreated.TYPE] })
-  async onSupplierInvoiceCreated(
-    event: DomainEvent<typeof SupplierInvoiceCreated.TYPE>,
-    { manager }: EventHandlerContext,
-  ): Promise<void> {
-    await this.record(manager, event);
-  }
-
-  /** Runs in the consumer's transaction. Idempotent: a replayed event changes nothing. */
-  private async record(tx: EntityManager, event: OwnerCreatedEvent): Promise<void> {
+  /** Runs in the event's transaction. Idempotent: a replayed event changes nothing. */
+  async record(tx: EntityManager, event: OwnerCreatedEvent): Promise<void> {
     const { endpoint, objectId } = ownerOf(event);
     await namedQuery(
       tx,

@@ -9,7 +9,7 @@ import {
   topicOf,
 } from '@erp/contracts';
 import { migrateDatabase } from '@erp/database';
-import { ensureTopics, EventSubscriptions, messageKeyOf, prefixedTopic } from '@erp/messaging';
+import { ensureTopics, KafkaEventTransport, messageKeyOf, prefixedTopic } from '@erp/messaging';
 import {
   createTestDatabase,
   RecordingFetch,
@@ -23,7 +23,7 @@ import {
 import { WebhookPublisherAppModule, type WebhookPublisherOverrides } from '../app.module';
 import { WebhookPublisherConfig } from '../config';
 import { WEBHOOKS_ENTITIES, WEBHOOKS_MIGRATIONS } from '../database';
-import { CONSUMED_TOPICS, CONSUMER_GROUP } from '../events/events.consumer';
+import { CONSUMED_TOPICS, CONSUMER_GROUP } from '../events/webhook-events.controller';
 
 /** Fast settings for tests: millisecond retries, no jitter, frequent polls, private targets allowed. */
 export const TEST_WEBHOOK_ENV: Record<string, string> = {
@@ -124,7 +124,7 @@ export async function startWebhooksTestApp(
     module: (config) => WebhookPublisherAppModule.forRoot(config, overrides),
     errorFamily: 'problem',
   });
-  const consumer = service.app.get(EventSubscriptions).consumer(CONSUMER_GROUP);
+  const consumer = service.app.get(KafkaEventTransport).consumer(CONSUMER_GROUP);
   await consumer?.ready();
   const sql = new Client({ connectionString: database.url });
   await sql.connect();

@@ -14,6 +14,11 @@ export interface ValidateEnvelopeOptions {
    * that belongs to another topic is a problem too.
    */
   topic?: string;
+  /**
+   * Check `data` against the type's payload class too (default true). A Nest consumer turns it off
+   * because its handler's `@Payload()` DTO validates the whole event, data included, in a pipe.
+   */
+  data?: boolean;
 }
 
 /**
@@ -47,7 +52,7 @@ export function validateEnvelope(raw: unknown, options: ValidateEnvelopeOptions 
         problems.push(`type: ${type} belongs to ${EVENT_REGISTRY[type].TOPIC}, not ${options.topic}`);
       }
       const rawData = (parsed as { data?: unknown }).data;
-      if (rawData !== null && typeof rawData === 'object' && !Array.isArray(rawData)) {
+      if (options.data !== false && rawData !== null && typeof rawData === 'object' && !Array.isArray(rawData)) {
         const data = plainToInstance(EVENT_REGISTRY[type].Data as new () => object, rawData);
         problems.push(...describe(validateSync(data, { forbidUnknownValues: false }), 'data.'));
         envelope.data = data;

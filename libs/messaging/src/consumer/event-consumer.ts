@@ -7,6 +7,7 @@ import { backoffDelay, type BackoffOptions, sleep } from '../kafka/backoff';
 import { deadLetterTopicOf, prefixedTopic, unprefixedTopic } from '../kafka/topic-names';
 import { errorMessage, type MessagingLogger, SILENT_LOGGER } from '../logger';
 import { deadLetterHeaders, type DeadLetterSink, KafkaDeadLetterSink } from './dead-letter';
+import { InvalidEventPayloadError } from './invalid-event-payload.error';
 import { consumerLag } from '../metrics/messaging-metrics';
 import { traceProcess } from '../tracing/message-tracing';
 
@@ -75,6 +76,12 @@ export interface EventConsumerOptions {
   transactionBatchSize?: number;
   /** processed_events rows of this group older than this are deleted. Default 30 days; 0 keeps them. */
   processedRetentionMs?: number;
+  /**
+   * Check each event's `data` against its contract before the handler (default true). The Nest
+   * transport turns it off: there the handler's `@Payload()` DTO is validated by a pipe, and an
+   * `InvalidEventPayloadError` it throws dead-letters the message the same way.
+   */
+  validateData?: boolean;
 }
 
 export interface EventConsumerStatus {
@@ -386,7 +393,7 @@ export class EventConsumer {
     if (!subscription || messages.length < 2) return { kind: 'single' };
     const items: Array<{ message: KafkaMessage; event?: DomainEvent }> = [];
     for (const message of messages) {
-      const checked = validateEnvelope(message.value, { topic: contractTopic });
+      const checked = validateEnvelope(message.value, { topic: contractTopic, data: this.options.validateData });
       if (!checked.valid) break;
       const wanted = !subscription.eventTypes || subscription.eventTypes.includes(checked.event.type);
       items.push({ message, event: wanted ? checked.event : undefined });
@@ -454,7 +461,7 @@ export class EventConsumer {
       await this.deadLetter(message, where, `no handler for topic ${contractTopic} in this group`, 0);
       return;
     }
-    const checked = validateEnvelope(message.value, { topic: contractTopic });
+    const checked = validateEnvelope(message.value, { topic: contractTopic, data: this.options.validateData });
     if (!checked.valid) {
       await this.deadLetter(message, where, `invalid event: ${checked.problems.join('; ')}`, 0);
       return;
@@ -463,7 +470,7 @@ export class EventConsumer {
     if (subscription.eventTypes && !subscription.eventTypes.includes(event.type)) return;
     if (firstFailure !== undefined) {
       this.state.lastError = errorMessage(firstFailure);
-      if ((await this.afterFailedAttempt(message, where, event, 1)) === 'parked') return;
+      if ((await this.afterFailedAttempt(message, where, event, 1, firstFailure)) === 'parked') return;
     }
 
     for (let attempt = firstFailure === undefined ? 1 : 2, databaseWaits = 0; ; attempt++) {
@@ -499,18 +506,26 @@ export class EventConsumer {
           await sleep(backoffDelay(databaseWaits, this.options.retry ?? DEFAULTS.retry), this.abort.signal);
           continue;
         }
-        if ((await this.afterFailedAttempt(message, where, event, attempt)) === 'parked') return;
+        if ((await this.afterFailedAttempt(message, where, event, attempt, error)) === 'parked') return;
       }
     }
   }
 
-  /** After the handler failed (`this.state.lastError`): dead-letter at the last attempt, else pause. */
+  /**
+   * After the handler failed with `error`: dead-letter at the last attempt, or at once when the
+   * event itself is invalid (no retry can fix it); else pause before the next attempt.
+   */
   private async afterFailedAttempt(
     message: KafkaMessage,
     where: { topic: string; partition: number; offset: string },
     event: DomainEvent,
     attempt: number,
+    error: unknown,
   ): Promise<'parked' | 'retry'> {
+    if (error instanceof InvalidEventPayloadError) {
+      await this.deadLetter(message, where, error.message, attempt);
+      return 'parked';
+    }
     const maxAttempts = this.options.maxAttempts ?? DEFAULTS.maxAttempts;
     if (attempt >= maxAttempts) {
       await this.deadLetter(message, where, `handler failed ${attempt} time(s): ${this.state.lastError}`, attempt);

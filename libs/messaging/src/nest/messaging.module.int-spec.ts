@@ -1,13 +1,13 @@
-import { type DynamicModule, Injectable, Module } from '@nestjs/common';
+import { Controller, type DynamicModule, Injectable, Module } from '@nestjs/common';
+import { Ctx, EventPattern, Payload } from '@nestjs/microservices';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { type DomainEvent, TOPICS } from '@erp/contracts';
+import { CustomerEvent, type DomainEvent, TOPICS } from '@erp/contracts';
 import { createServiceApp, listen } from '@erp/bootstrap';
 import { DatabaseModule } from '@erp/database';
 import { createLogger, HealthModule } from '@erp/observability';
 import { testKafkaBrokers, testTopicPrefix } from '@erp/testing';
 import type { DataSource } from 'typeorm';
-import type { EventHandlerContext } from '../consumer/event-consumer';
 import { Outbox } from '../outbox/outbox';
 import {
   changeCustomer,
@@ -16,8 +16,8 @@ import {
   type TestDatabaseHandle,
   waitFor,
 } from '../testing/messaging-test-kit';
-import { ConsumeEvents } from './consume-events.decorator';
-import { EventSubscriptions } from './event-subscriptions.service';
+import { KafkaEventContext } from '../transport/kafka-event-context';
+import { KafkaEventTransport } from '../transport/kafka-event-transport';
 import { MessagingModule } from './messaging.module';
 import { OutboxRelayService } from './outbox-relay.service';
 
@@ -35,13 +35,13 @@ class CustomerWrites {
   }
 }
 
-@Injectable()
+@Controller()
 class CustomerProjection {
   readonly seen: string[] = [];
 
-  @ConsumeEvents({ topic: TOPICS.customers, groupId: GROUP, eventTypes: ['CUSTOMER_UPDATED'] })
-  async onCustomer(event: DomainEvent<'CUSTOMER_UPDATED'>, context: EventHandlerContext): Promise<void> {
-    await context.manager.query(`INSERT INTO test_effects (consumer_group, event_id, note) VALUES ($1, $2, $3)`, [
+  @EventPattern<string>(TOPICS.customers, { groupId: GROUP, eventTypes: ['CUSTOMER_UPDATED'] })
+  async onCustomer(@Payload() event: CustomerEvent, @Ctx() context: KafkaEventContext): Promise<void> {
+    await context.getManager().query(`INSERT INTO test_effects (consumer_group, event_id, note) VALUES ($1, $2, $3)`, [
       GROUP,
       event.id,
       event.data.version,
@@ -66,7 +66,8 @@ class TestAppModule {
           consumers: FAST_CONSUMER,
         }),
       ],
-      providers: [CustomerWrites, CustomerProjection],
+      controllers: [CustomerProjection],
+      providers: [CustomerWrites],
     };
   }
 }
@@ -98,17 +99,17 @@ describe('MessagingModule in a Nest service', () => {
     expect(body.info['kafka']).toMatchObject({ status: 'up', active: true });
   });
 
-  it('carries events from Outbox.add through the relay to a @ConsumeEvents handler, in order', async () => {
+  it('carries events from Outbox.add through the relay to an @EventPattern handler, in order', async () => {
     const writes = app.get(CustomerWrites);
     const projection = app.get(CustomerProjection);
-    await app.get(EventSubscriptions).consumer(GROUP)?.ready();
+    await app.get(KafkaEventTransport).consumer(GROUP)?.ready();
     const versions: string[] = [];
     for (let i = 0; i < 5; i++) versions.push((await writes.change('NEST-1')).data.version);
     await waitFor('the projection to see all five', () => projection.seen.length === 5);
     expect(projection.seen).toEqual(versions.map((v) => `NEST-1@${v}`));
     const [row] = await db.dataSource.query(`SELECT count(*)::int AS n FROM test_effects WHERE consumer_group = $1`, [GROUP]);
     expect(row.n).toBe(5);
-    expect(app.get(EventSubscriptions).status()).toEqual([
+    expect(app.get(KafkaEventTransport).consumerStatuses()).toEqual([
       expect.objectContaining({ groupId: GROUP, joined: true, handled: 5, deadLettered: 0 }),
     ]);
   });
@@ -121,6 +122,7 @@ describe('MessagingModule in a Nest service', () => {
       `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name LIKE '%outbox-relay%'`,
     );
     expect(sessions.n).toBe(0);
-    expect(app.get(EventSubscriptions).status()[0]?.joined).toBe(false);
+    // The transport stopped its consumers (they left the group) and forgot them.
+    expect(app.get(KafkaEventTransport).consumerStatuses()).toEqual([]);
   });
 });

@@ -1,0 +1,24 @@
+import { Controller } from '@nestjs/common';
+import { Ctx, EventPattern, Payload } from '@nestjs/microservices';
+import { CustomerCreated, CustomerEvent, SupplierInvoiceCreated, SupplierInvoiceEvent, TOPICS } from '@erp/contracts';
+import { type EventPatternExtras, KafkaEventContext } from '@erp/messaging';
+import { AttachmentOwners } from './attachment-owners';
+
+/** One consumer group for both owner topics. */
+export const OWNERS_GROUP = 'attachments-v1.owners';
+
+/** Learns the records that may own attachments from their created events (see `AttachmentOwners`). */
+@Controller()
+export class OwnerEventsController {
+  constructor(private readonly owners: AttachmentOwners) {}
+
+  @EventPattern<string>(TOPICS.customers, { groupId: OWNERS_GROUP, eventTypes: [CustomerCreated.TYPE] } satisfies EventPatternExtras)
+  async onCustomerCreated(@Payload() event: CustomerEvent, @Ctx() context: KafkaEventContext): Promise<void> {
+    await this.owners.record(context.getManager(), event);
+  }
+
+  @EventPattern<string>(TOPICS.supplierInvoices, { groupId: OWNERS_GROUP, eventTypes: [SupplierInvoiceCreated.TYPE] } satisfies EventPatternExtras)
+  async onSupplierInvoiceCreated(@Payload() event: SupplierInvoiceEvent, @Ctx() context: KafkaEventContext): Promise<void> {
+    await this.owners.record(context.getManager(), event);
+  }
+}
