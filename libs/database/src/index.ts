@@ -40,3 +40,12 @@ export {
 } from './tenancy/tenant-isolation.migration';
 export { TenantScopeInterceptor } from './nest/tenant-scope.interceptor';
 export { probeTenantWall, type TenantWallReport } from './tenancy/tenant-wall-probe';
+export {
+  BackgroundLoop,
+  type BackgroundLoopOptions,
+  type LoopContext,
+  type StepOutcome,
+} from './background/background-loop';
+export { type ListenOptions } from './background/listen-session';
+export { backoffDelay, type BackoffOptions, sleep } from './background/backoff';
+export { TimeoutError, withTimeout } from './background/deadline';

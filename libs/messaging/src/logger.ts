@@ -1,23 +1,8 @@
-/**
- * What the messaging classes log through. Nest's `Logger` fits it as it is, so inside a service
- * the lines land in the service's pino log; outside Nest (tests, the benchmark) pass any object
- * with these methods, or nothing for silence.
- */
-export interface MessagingLogger {
-  debug(message: string): void;
-  log(message: string): void;
-  warn(message: string): void;
-  error(message: string): void;
-}
+import type { ServiceLogger } from '@erp/observability';
 
-export const SILENT_LOGGER: MessagingLogger = {
-  debug: () => undefined,
-  log: () => undefined,
-  warn: () => undefined,
-  error: () => undefined,
-};
+// The logger interface is the one of @erp/observability, shared with the apps and the background
+// loops; these names stay so that `@erp/messaging` users and the consumer code keep compiling.
+export { errorMessage, SILENT_LOGGER } from '@erp/observability';
 
-export function errorMessage(error: unknown): string {
-  if (error instanceof Error) return `${error.name}: ${error.message}`;
-  return String(error);
-}
+/** What the messaging classes log through: `ServiceLogger` of `@erp/observability`. */
+export type MessagingLogger = ServiceLogger;

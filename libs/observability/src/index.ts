@@ -1,4 +1,5 @@
 export * from './logger';
+export * from './service-logger';
 export * from './health.module';
 export * from './metrics/metrics-registry';
 export * from './metrics/http-metrics';

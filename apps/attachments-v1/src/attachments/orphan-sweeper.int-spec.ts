@@ -1,25 +1,42 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
+import { waitUntil } from '@erp/testing';
 import { startAttachmentsTestApp, type AttachmentsTestApp, type StorageDriver } from '../testing/attachments-test-app';
 
 const A = '1000001';
+
+/** What a crash between "bytes stored" and "metadata committed" leaves: a pending row and an object. */
+async function simulateCrashedUploadIn(t: AttachmentsTestApp, startedMinutesAgo: number): Promise<string> {
+  const id = randomUUID();
+  const key = `${A}/${id.slice(0, 2)}/${id}`;
+  await t.sql.query(`INSERT INTO pending_uploads (storage_key, company_id, started_at) VALUES ($1, $2, now() - make_interval(mins => $3))`, [
+    key,
+    A,
+    startedMinutesAgo,
+  ]);
+  await t.storage.put(key, Readable.from([randomBytes(1000)]));
+  return key;
+}
+
+describe('the orphan sweeper on its timer', () => {
+  it('sweeps by itself every ORPHAN_SWEEP_INTERVAL_SECONDS, leaving recent uploads alone', async () => {
+    const t = await startAttachmentsTestApp('filesystem', { ORPHAN_MAX_AGE_MINUTES: '30', ORPHAN_SWEEP_INTERVAL_SECONDS: '1' });
+    try {
+      const old = await simulateCrashedUploadIn(t, 45);
+      const recent = await simulateCrashedUploadIn(t, 5);
+      await waitUntil('the timer to sweep the old upload', async () => !(await t.storedKeys()).includes(old), 10_000, 100);
+      expect(await t.storedKeys()).toEqual([recent]);
+    } finally {
+      await t.close();
+    }
+  });
+});
 
 describe.each<StorageDriver>(['filesystem', 's3'])('orphaned upload bytes on the %s driver', (driver) => {
   let t: AttachmentsTestApp;
   let headers: Record<string, string>;
 
-  /** What a crash between "bytes stored" and "metadata committed" leaves: a pending row and an object. */
-  async function simulateCrashedUpload(startedMinutesAgo: number): Promise<string> {
-    const id = randomUUID();
-    const key = `${A}/${id.slice(0, 2)}/${id}`;
-    await t.sql.query(`INSERT INTO pending_uploads (storage_key, company_id, started_at) VALUES ($1, $2, now() - make_interval(mins => $3))`, [
-      key,
-      A,
-      startedMinutesAgo,
-    ]);
-    await t.storage.put(key, Readable.from([randomBytes(1000)]));
-    return key;
-  }
+  const simulateCrashedUpload = (startedMinutesAgo: number) => simulateCrashedUploadIn(t, startedMinutesAgo);
 
   beforeAll(async () => {
     t = await startAttachmentsTestApp(driver, { ORPHAN_MAX_AGE_MINUTES: '30' });

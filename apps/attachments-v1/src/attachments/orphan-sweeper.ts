@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
-import { runAsService } from '@erp/database';
+import { BackgroundLoop, runAsService } from '@erp/database';
 import { OBJECT_STORAGE, type ObjectStorage } from '../storage/object-storage';
 import { AttachmentsRepository } from './repository/attachments.repository';
 
@@ -23,8 +23,7 @@ const BATCH = 100;
 @Injectable()
 export class OrphanSweeper implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger(OrphanSweeper.name);
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<unknown>;
+  private loop?: BackgroundLoop;
 
   constructor(
     private readonly attachments: AttachmentsRepository,
@@ -34,18 +33,26 @@ export class OrphanSweeper implements OnModuleInit, OnApplicationShutdown {
 
   onModuleInit(): void {
     if (this.settings.intervalSeconds <= 0) return;
-    this.timer = setInterval(() => {
-      if (this.running) return;
-      this.running = this.sweep()
-        .catch((error: unknown) => this.logger.warn(`Orphan sweep failed: ${String(error)}`))
-        .finally(() => (this.running = undefined));
-    }, this.settings.intervalSeconds * 1000);
-    this.timer.unref();
+    const intervalMs = this.settings.intervalSeconds * 1000;
+    this.loop = new BackgroundLoop({
+      name: 'orphan sweeper',
+      logger: this.logger,
+      step: async () => {
+        await this.sweep();
+        return 'idle';
+      },
+      pollIntervalMs: intervalMs,
+      // Nothing wakes it but the clock. A failed sweep (storage or database away) is tried again
+      // after 5 s doubling up to the interval: soon after a blip, no busier during an outage.
+      retry: { initialMs: Math.min(5_000, intervalMs), maxMs: intervalMs },
+      // Not at start-up: a booting replica has other work, and orphans only need to go eventually.
+      firstStep: 'after-poll',
+    });
+    this.loop.start();
   }
 
   async onApplicationShutdown(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    await this.running;
+    await this.loop?.stop();
   }
 
   /**

@@ -1,16 +1,12 @@
-import { Client, type ClientConfig } from 'pg';
+import type { ClientConfig } from 'pg';
 import type { DataSource } from 'typeorm';
+import { BackgroundLoop, type StepOutcome } from '@erp/database';
+import { type ServiceLogger, SILENT_LOGGER } from '@erp/observability';
 import { DELIVERIES_CHANNEL } from '../events/event-intake';
 import { judgeAttempt, webhookAttempts } from './delivery-outcome';
 import { type ClaimedDelivery, DeliveryRepository } from './delivery.repository';
 import type { RetryPolicy } from './retry-schedule';
 import { messageOf, WebhookSender } from './webhook-sender';
-
-export interface DeliveryLogger {
-  log(message: string): void;
-  warn(message: string): void;
-  error(message: string): void;
-}
 
 export interface DeliveryWorkerOptions {
   dataSource: DataSource;
@@ -34,15 +30,15 @@ export interface DeliveryWorkerOptions {
   eventRetentionMs?: number;
   /** pg settings of a session used only to LISTEN for new deliveries; polling alone without it. */
   listenSession?: ClientConfig;
-  logger?: DeliveryLogger;
+  logger?: ServiceLogger;
 }
 
 const CLEANUP_INTERVAL_MS = 10 * 60_000;
 const CLEANUP_BATCH = 5_000;
-const SILENT: DeliveryLogger = { log: () => undefined, warn: () => undefined, error: () => undefined };
 
 /**
- * The delivery worker: the loop. It claims due deliveries with `FOR UPDATE SKIP LOCKED` (so any
+ * The delivery worker, a `BackgroundLoop` (@erp/database): woken by the intake's NOTIFY, by a
+ * finished attempt and by the poll; backs off while claiming fails. It claims due deliveries with `FOR UPDATE SKIP LOCKED` (so any
  * number of workers, in any number of processes, share the work without sending a row twice at
  * once), pushes the claim forward by a lease, POSTs (webhook-sender.ts), judges the answer
  * (delivery-outcome.ts) and records the outcome and the attempt in one statement
@@ -55,95 +51,67 @@ const SILENT: DeliveryLogger = { log: () => undefined, warn: () => undefined, er
  */
 export class DeliveryWorker {
   private readonly o: DeliveryWorkerOptions;
-  private readonly logger: DeliveryLogger;
+  private readonly logger: ServiceLogger;
   private readonly deliveries: DeliveryRepository;
   private readonly sender: WebhookSender;
+  private readonly loop: BackgroundLoop;
   private readonly inFlight = new Set<Promise<void>>();
-  private running = false;
-  private loopDone?: Promise<void>;
-  private wakeUp?: () => void;
-  private woken = false;
-  private listener?: Client;
   private lastCleanup = Date.now();
 
   constructor(options: DeliveryWorkerOptions) {
     this.o = options;
-    this.logger = options.logger ?? SILENT;
+    this.logger = options.logger ?? SILENT_LOGGER;
     this.deliveries = new DeliveryRepository(options.dataSource);
     this.sender = new WebhookSender(options);
+    this.loop = new BackgroundLoop({
+      name: 'webhook worker',
+      logger: this.logger,
+      step: () => this.claimDue(),
+      pollIntervalMs: options.pollIntervalMs,
+      // The intake NOTIFYs at commit; the session is only a wake-up, so without it the worker polls.
+      listen: options.listenSession ? { channel: DELIVERIES_CHANNEL, connection: options.listenSession } : undefined,
+    });
   }
 
   start(): void {
-    if (this.running) return;
-    this.running = true;
-    void this.listen();
-    this.loopDone = this.loop();
+    this.loop.start();
   }
 
   /** Stops claiming and waits for the attempts in flight to be recorded. */
   async stop(): Promise<void> {
-    this.running = false;
-    this.wake();
-    await this.loopDone;
+    await this.loop.stop();
     await Promise.allSettled([...this.inFlight]);
-    const listener = this.listener;
-    this.listener = undefined;
-    await listener?.end().catch(() => undefined);
     await this.sender.close();
   }
 
   /** Looks for due rows now (new deliveries were added). */
   wake(): void {
-    this.woken = true;
-    this.wakeUp?.();
+    this.loop.wake();
   }
 
-  private async loop(): Promise<void> {
-    while (this.running) {
-      const free = this.o.concurrency - this.inFlight.size;
-      let claimed: ClaimedDelivery[] = [];
-      if (free > 0) {
-        try {
-          claimed = await this.deliveries.claim(free, this.o.leaseMs);
-        } catch (error) {
-          this.logger.warn(`webhook worker: claiming failed: ${messageOf(error)}`);
-        }
-      }
-      for (const row of claimed) {
-        const task: Promise<void> = this.attempt(row)
-          .catch((error: unknown) => this.logger.error(`webhook worker: delivery ${row.id} not recorded: ${messageOf(error)}`))
-          .finally(() => {
-            this.inFlight.delete(task);
-            this.wake();
-          });
-        this.inFlight.add(task);
-      }
-      if (claimed.length > 0 && claimed.length === free) continue;
-      if (Date.now() - this.lastCleanup >= CLEANUP_INTERVAL_MS) {
-        this.lastCleanup = Date.now();
-        await this.cleanup().catch((error: unknown) => this.logger.warn(`webhook worker: clean-up failed: ${messageOf(error)}`));
-      }
-      await this.idle();
+  /** Claims as many due rows as there are free slots and starts their attempts (not awaited). */
+  private async claimDue(): Promise<StepOutcome> {
+    const free = this.o.concurrency - this.inFlight.size;
+    const claimed = free > 0 ? await this.deliveries.claim(free, this.o.leaseMs) : [];
+    for (const row of claimed) this.track(row);
+    // Every slot filled: there may be more due rows, and a finished attempt wakes the loop anyway.
+    if (claimed.length > 0 && claimed.length === free) return 'more';
+    if (Date.now() - this.lastCleanup >= CLEANUP_INTERVAL_MS) {
+      this.lastCleanup = Date.now();
+      await this.cleanup().catch((error: unknown) => this.logger.warn(`webhook worker: clean-up failed: ${messageOf(error)}`));
     }
+    return 'idle';
   }
 
-  private idle(): Promise<void> {
-    if (this.woken || !this.running) {
-      this.woken = false;
-      return Promise.resolve();
-    }
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, this.o.pollIntervalMs);
-      function done() {
-        clearTimeout(timer);
-        resolve();
-      }
-      this.wakeUp = () => {
-        this.wakeUp = undefined;
-        this.woken = false;
-        done();
-      };
-    });
+  /** Runs one attempt in the background; its end frees a slot, so the loop looks again. */
+  private track(row: ClaimedDelivery): void {
+    const task: Promise<void> = this.attempt(row)
+      .catch((error: unknown) => this.logger.error(`webhook worker: delivery ${row.id} not recorded: ${messageOf(error)}`))
+      .finally(() => {
+        this.inFlight.delete(task);
+        this.wake();
+      });
+    this.inFlight.add(task);
   }
 
   /** POSTs, judges the answer and records the attempt; a crash before the record leaves the row to its lease. */
@@ -165,32 +133,7 @@ export class DeliveryWorker {
     for (;;) {
       const count = await this.deliveries.deleteExpiredEvents(retention, CLEANUP_BATCH);
       deleted += count;
-      if (count < CLEANUP_BATCH || !this.running) return deleted;
-    }
-  }
-
-  /** LISTEN for new deliveries (NOTIFY on commit by the intake); polling covers any gap. */
-  private async listen(): Promise<void> {
-    if (!this.o.listenSession || !this.running) return;
-    const client = new Client(this.o.listenSession);
-    client.on('notification', () => this.wake());
-    client.on('error', (error) => {
-      this.logger.warn(`webhook worker: LISTEN session lost (${messageOf(error)}); polling until it is back`);
-      if (this.listener === client) this.listener = undefined;
-      void client.end().catch(() => undefined);
-      setTimeout(() => void this.listen(), this.o.pollIntervalMs).unref();
-    });
-    try {
-      await client.connect();
-      await client.query(`LISTEN ${DELIVERIES_CHANNEL}`);
-      if (!this.running) {
-        await client.end();
-        return;
-      }
-      this.listener = client;
-    } catch (error) {
-      this.logger.warn(`webhook worker: cannot LISTEN (${messageOf(error)}); polling`);
-      await client.end().catch(() => undefined);
+      if (count < CLEANUP_BATCH || !this.loop.running) return deleted;
     }
   }
 }

@@ -1,5 +1,5 @@
 import { Kafka, type LogEntry, logLevel, type SASLOptions } from 'kafkajs';
-import { type MessagingLogger, SILENT_LOGGER } from '../logger';
+import { type ServiceLogger, SILENT_LOGGER } from '@erp/observability';
 
 export type KafkaLogLevel = 'nothing' | 'error' | 'warn' | 'info' | 'debug';
 export type KafkaSaslMechanism = 'plain' | 'scram-sha-256' | 'scram-sha-512';
@@ -15,7 +15,7 @@ export interface KafkaConnectionOptions {
   /** TCP connect timeout per broker, in ms. Default 3000. */
   connectionTimeoutMs?: number;
   /** Where kafkajs's own log lines go. Default: nowhere. */
-  logger?: MessagingLogger;
+  logger?: ServiceLogger;
   /** kafkajs's own log level. Default `warn`. */
   logLevel?: KafkaLogLevel;
 }

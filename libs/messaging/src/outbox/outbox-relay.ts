@@ -1,10 +1,8 @@
 import { type Admin, type Kafka, type Message, Partitioners, type Producer } from 'kafkajs';
-import { Client, type ClientConfig, type Notification } from 'pg';
+import type { Client, ClientConfig } from 'pg';
 import type { DataSource, EntityManager } from 'typeorm';
-import { queryRows } from '@erp/database';
-import { traceCarrierFrom } from '@erp/observability';
-import { backoffDelay, type BackoffOptions, sleep } from '../kafka/backoff';
-import { errorMessage, type MessagingLogger, SILENT_LOGGER } from '../logger';
+import { BackgroundLoop, type BackoffOptions, type LoopContext, queryRows, type StepOutcome, withTimeout } from '@erp/database';
+import { errorMessage, type ServiceLogger, SILENT_LOGGER, traceCarrierFrom } from '@erp/observability';
 import { kafkaTraceHeaders } from '../tracing/message-tracing';
 import { OUTBOX_CHANNEL } from './outbox';
 
@@ -16,7 +14,7 @@ export interface OutboxRelayOptions {
    * and stops this replica publishing at the same moment.
    */
   database: string | ClientConfig;
-  logger?: MessagingLogger;
+  logger?: ServiceLogger;
   /**
    * Fallback poll while idle, in ms. Commits wake the relay through NOTIFY at once; the poll only
    * covers a lost notification (the session was reconnecting) and lets a standby replica try to
@@ -25,7 +23,7 @@ export interface OutboxRelayOptions {
   pollIntervalMs?: number;
   /** Rows published per round trip. Default 200. */
   batchSize?: number;
-  /** Backoff while Kafka or the database fails. Default 250 ms doubling to 30 s. */
+  /** Backoff while Kafka or the database fails. Default 250 ms doubling to 5 s. */
   retry?: BackoffOptions;
   /** How long `stop()` keeps publishing what is pending. Default 5000 ms. */
   shutdownFlushTimeoutMs?: number;
@@ -94,7 +92,8 @@ const MAX_ERROR_LENGTH = 2_000;
  * Publishes outbox rows to Kafka, in sequence order, and marks them published.
  *
  * - Wakes on the NOTIFY that `Outbox.add` queues (delivered at commit), so publish latency is a
- *   few milliseconds, with a slow poll as fallback.
+ *   few milliseconds, with a slow poll as fallback (a `BackgroundLoop` of @erp/database, whose
+ *   session is also the one that holds the lock).
  * - Idempotent producer, acks from all in-sync replicas, one request in flight: a retried send
  *   can neither duplicate nor reorder messages of one partition, and the key
  *   `<companyId>:<aggregateId>` puts each aggregate on one partition.
@@ -104,18 +103,12 @@ const MAX_ERROR_LENGTH = 2_000;
  */
 export class OutboxRelay {
   private readonly options: Required<Omit<OutboxRelayOptions, 'logger'>>;
-  private readonly logger: MessagingLogger;
+  private readonly logger: ServiceLogger;
+  private readonly loop: BackgroundLoop;
   private producer?: Producer;
   private admin?: Admin;
-  private client?: Client;
-  private loop?: Promise<void>;
-  private abort = new AbortController();
-  private stopping = false;
-  private wakeRequested = false;
-  private wakeWaiter?: () => void;
   private lastKafkaContact = 0;
   private lastCleanup = 0;
-  private consecutiveFailures = 0;
   private readonly state: OutboxRelayStatus = {
     active: false,
     kafkaConnected: false,
@@ -136,14 +129,23 @@ export class OutboxRelay {
       retentionMs: options.retentionMs ?? DEFAULTS.retentionMs,
       probeIntervalMs: options.probeIntervalMs ?? DEFAULTS.probeIntervalMs,
     };
+    this.loop = new BackgroundLoop({
+      name: 'outbox relay',
+      logger: this.logger,
+      step: (context) => this.step(context),
+      pollIntervalMs: this.options.pollIntervalMs,
+      retry: this.options.retry,
+      // The relay's one session: it LISTENs, holds the lock, and reads and marks the rows.
+      listen: { channel: OUTBOX_CHANNEL, connection: this.options.database, onLost: () => this.onSessionLost() },
+      onError: (error, failures) => this.onFailure(error, failures),
+      drain: (context) => this.flush(context),
+      stopTimeoutMs: this.options.shutdownFlushTimeoutMs,
+    });
   }
 
   /** Starts publishing in the background; never throws (failures are retried and reported). */
   start(): void {
-    if (this.loop) return;
-    this.stopping = false;
-    this.abort = new AbortController();
-    this.loop = this.run();
+    this.loop.start();
   }
 
   /**
@@ -152,25 +154,17 @@ export class OutboxRelay {
    * disconnects from Kafka and ends the session, which releases the lock.
    */
   async stop(): Promise<void> {
-    if (!this.loop) return;
-    this.stopping = true;
-    this.abort.abort();
-    const deadline = Date.now() + this.options.shutdownFlushTimeoutMs;
-    const loopEnded = await withDeadline(this.loop.then(() => true), deadline);
-    this.loop = undefined;
-    // Flush only once the loop has ended: two rounds at once would send the same rows twice.
-    if (loopEnded && this.state.active && this.state.kafkaConnected) {
-      await withDeadline(this.flush(deadline), deadline).catch((error: unknown) =>
-        this.logger.warn(`outbox relay: flush at shutdown failed: ${errorMessage(error)}`),
-      );
-    }
-    await this.disconnect();
+    if (!this.loop.running) return;
+    // The loop drains (flush) only once its last round has ended: two rounds at once would send
+    // the same rows twice. Closing its session releases the lock.
+    await this.loop.stop();
+    this.state.active = false;
+    await this.disconnectKafka();
   }
 
   /** Wakes the relay now (it also wakes on its own for every commit that added an event). */
   wake(): void {
-    this.wakeRequested = true;
-    this.wakeWaiter?.();
+    this.loop.wake();
   }
 
   status(): OutboxRelayStatus {
@@ -179,52 +173,38 @@ export class OutboxRelay {
 
   /** The pending rows, for metrics (from the relay's own session). */
   async backlog(): Promise<OutboxBacklog> {
-    const { rows } = await this.requireClient().query<BacklogRow>(BACKLOG_SQL);
+    const session = this.loop.currentSession();
+    if (!session) throw new Error('outbox relay: no database session');
+    const { rows } = await session.query<BacklogRow>(BACKLOG_SQL);
     return backlogOf(rows);
   }
 
-  private async run(): Promise<void> {
-    while (!this.stopping) {
-      try {
-        await this.ensureSession();
-        await this.ensureProducer();
-        if (!this.state.active) {
-          // Standing by: keep the readiness view of Kafka current, and try for the lock now and then.
-          await this.probeIfDue();
-          await sleep(this.options.pollIntervalMs, this.abort.signal);
-          await this.tryLock();
-          continue;
-        }
-        const published = await this.publishBatch();
-        this.consecutiveFailures = 0;
-        if (published < this.options.batchSize) {
-          await this.cleanupIfDue();
-          await this.probeIfDue();
-          await this.waitForWake();
-        }
-      } catch (error) {
-        if (this.stopping) break;
-        await this.onFailure(error);
-      }
+  /** One round: take the lock if this replica stands by, then publish a batch. */
+  private async step(context: LoopContext): Promise<StepOutcome> {
+    const session = await context.session();
+    const active = this.state.active || (await this.tryLock(session));
+    await this.ensureProducer();
+    if (!active) {
+      // Standing by: keep the readiness view of Kafka current, and try for the lock now and then
+      // (not on every commit the active replica publishes).
+      await this.probeIfDue();
+      return 'pause';
     }
+    const published = await this.publishBatch(session);
+    if (published === this.options.batchSize) return 'more';
+    await this.cleanupIfDue(session, context.signal);
+    await this.probeIfDue();
+    return 'idle';
   }
 
-  private async onFailure(error: unknown): Promise<void> {
-    this.consecutiveFailures++;
+  private async onFailure(error: unknown, consecutiveFailures: number): Promise<void> {
     this.state.failures++;
     this.state.lastError = errorMessage(error);
-    const delay = backoffDelay(this.consecutiveFailures, this.options.retry);
-    const line = `outbox relay: ${this.state.lastError}; retrying in ${delay} ms (failure ${this.consecutiveFailures})`;
-    // The first failure of an outage is worth a warning; the rest of it only at debug level.
-    if (this.consecutiveFailures === 1) this.logger.warn(line);
-    else this.logger.debug(line);
     // A producer that keeps failing may hold a stale producer id or epoch; start afresh.
-    if (this.consecutiveFailures % 3 === 0 || isNonRetriable(error)) await this.dropProducer();
-    await sleep(delay, this.abort.signal);
+    if (consecutiveFailures % 3 === 0 || isNonRetriable(error)) await this.dropProducer();
   }
 
-  private async publishBatch(): Promise<number> {
-    const client = this.requireClient();
+  private async publishBatch(client: Client): Promise<number> {
     const { rows } = await client.query<OutboxRow>(
       `SELECT id, topic, message_key, event_type, payload::text AS payload,
               (extract(epoch FROM created_at) * 1000)::bigint::text AS created_ms, trace_context
@@ -250,77 +230,36 @@ export class OutboxRelay {
       `UPDATE outbox SET published_at = now(), attempts = attempts + 1, last_error = NULL WHERE id = ANY($1::uuid[])`,
       [ids],
     );
-    if (this.consecutiveFailures > 0) this.logger.log(`outbox relay: publishing again after ${this.consecutiveFailures} failure(s)`);
     this.state.published += rows.length;
     this.state.lastPublishedAt = new Date();
     return rows.length;
   }
 
-  private async flush(deadline: number): Promise<void> {
-    while (Date.now() < deadline) {
-      if ((await this.publishBatch()) === 0) return;
+  /** At stop, once the last round has ended: publishes what is pending until the stop deadline. */
+  private async flush(context: LoopContext): Promise<void> {
+    if (!this.state.active || !this.state.kafkaConnected) return;
+    const session = await context.session();
+    while (!context.signal.aborted) {
+      if ((await this.publishBatch(session)) === 0) return;
     }
   }
 
-  private async waitForWake(): Promise<void> {
-    if (this.wakeRequested || this.stopping) {
-      this.wakeRequested = false;
-      return;
-    }
-    await new Promise<void>((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.abort.signal.removeEventListener('abort', done);
-        this.wakeWaiter = undefined;
-        resolve();
-      };
-      const timer = setTimeout(done, this.options.pollIntervalMs);
-      this.abort.signal.addEventListener('abort', done, { once: true });
-      this.wakeWaiter = done;
-    });
-    this.wakeRequested = false;
-  }
-
-  private async ensureSession(): Promise<void> {
-    if (this.client) return;
-    const config = typeof this.options.database === 'string' ? { connectionString: this.options.database } : this.options.database;
-    const client = new Client({ connectionTimeoutMillis: 5_000, keepAlive: true, ...config });
-    client.on('notification', (message: Notification) => {
-      if (message.channel === OUTBOX_CHANNEL) this.wake();
-    });
-    client.on('error', (error) => this.onSessionLost(client, error));
-    client.on('end', () => this.onSessionLost(client, new Error('database session ended')));
-    try {
-      await client.connect();
-      await client.query(`LISTEN ${OUTBOX_CHANNEL}`);
-    } catch (error) {
-      client.removeAllListeners('end');
-      await client.end().catch(() => undefined);
-      throw error;
-    }
-    this.client = client;
-    await this.tryLock();
-  }
-
-  private onSessionLost(client: Client, error: Error): void {
-    if (this.client !== client) return;
-    this.client = undefined;
-    if (this.state.active) this.logger.warn(`outbox relay: lost its database session (${error.message}); the lock is released`);
+  /** The lock went with the session (the loop has logged the loss); another replica may take over. */
+  private onSessionLost(): void {
+    if (this.state.active) this.logger.warn('outbox relay: no longer active: the relay lock was released with the session');
     this.state.active = false;
-    client.removeAllListeners('end');
-    void client.end().catch(() => undefined);
   }
 
-  private async tryLock(): Promise<void> {
-    const { rows } = await this.requireClient().query<{ locked: boolean }>(
-      'SELECT pg_try_advisory_lock($1) AS locked',
-      [OUTBOX_RELAY_LOCK_KEY],
-    );
+  /**
+   * Takes the relay lock on the session if no other session holds it. Called only while not
+   * active: session locks stack, and one taken twice would need two unlocks.
+   */
+  private async tryLock(session: Client): Promise<boolean> {
+    const { rows } = await session.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1) AS locked', [OUTBOX_RELAY_LOCK_KEY]);
     const locked = rows[0]?.locked === true;
-    if (locked && !this.state.active) this.logger.log('outbox relay: active (holds the relay lock of this database)');
+    if (locked) this.logger.log('outbox relay: active (holds the relay lock of this database)');
     this.state.active = locked;
-    // Rows may have been committed while this replica was standing by.
-    if (locked) this.wakeRequested = true;
+    return locked;
   }
 
   private async ensureProducer(): Promise<void> {
@@ -377,17 +316,16 @@ export class OutboxRelay {
     await this.admin.describeCluster();
   }
 
-  private async cleanupIfDue(): Promise<void> {
+  private async cleanupIfDue(client: Client, signal: AbortSignal): Promise<void> {
     if (this.options.retentionMs <= 0 || Date.now() - this.lastCleanup < CLEANUP_INTERVAL_MS) return;
     this.lastCleanup = Date.now();
-    const client = this.requireClient();
     for (;;) {
       const result = await client.query(
         `DELETE FROM outbox WHERE id IN (
            SELECT id FROM outbox WHERE published_at < now() - make_interval(secs => $1::float8 / 1000) LIMIT $2)`,
         [this.options.retentionMs, CLEANUP_BATCH],
       );
-      if ((result.rowCount ?? 0) < CLEANUP_BATCH || this.stopping) return;
+      if ((result.rowCount ?? 0) < CLEANUP_BATCH || signal.aborted) return;
     }
   }
 
@@ -398,23 +336,10 @@ export class OutboxRelay {
     this.lastKafkaContact = Date.now();
   }
 
-  private async disconnect(): Promise<void> {
+  private async disconnectKafka(): Promise<void> {
     await this.dropProducer();
     await this.admin?.disconnect().catch(() => undefined);
     this.admin = undefined;
-    const client = this.client;
-    this.client = undefined;
-    this.state.active = false;
-    if (client) {
-      client.removeAllListeners('end');
-      // Ending the session releases the advisory lock and the LISTEN.
-      await client.end().catch(() => undefined);
-    }
-  }
-
-  private requireClient(): Client {
-    if (!this.client) throw new Error('outbox relay: no database session');
-    return this.client;
   }
 
   private requireProducer(): Producer {
@@ -471,27 +396,3 @@ function isNonRetriable(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { retriable?: boolean }).retriable === false;
 }
 
-async function withDeadline<T>(promise: Promise<T>, deadline: number): Promise<T | undefined> {
-  return withTimeout(promise, Math.max(0, deadline - Date.now()), undefined).catch((error: unknown) => {
-    if (error instanceof DeadlineExceeded) return undefined;
-    throw error;
-  });
-}
-
-class DeadlineExceeded extends Error {}
-
-function withTimeout<T>(promise: Promise<T>, ms: number, message: string | undefined): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(message ? new Error(message) : new DeadlineExceeded()), ms);
-    promise.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        reject(error);
-      },
-    );
-  });
-}
