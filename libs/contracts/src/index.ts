@@ -19,6 +19,7 @@ export {
   isEventType,
   topicOf,
 } from './registry/event-registry';
+export { eventDataSchema, type JsonSchema } from './json-schema/event-data-schema';
 export {
   CUSTOMER_STATUSES,
   CustomerEventData,

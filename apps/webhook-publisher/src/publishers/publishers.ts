@@ -1,18 +1,10 @@
-import {
-  CUSTOMER_STATUSES,
-  type EventType,
-  SALES_ORDER_STATUSES,
-  SUPPLIER_INVOICE_DOCUMENT_TYPES,
-  SUPPLIER_INVOICE_STATUSES,
-} from '@erp/contracts';
+import { eventDataSchema, type EventType, type JsonSchema } from '@erp/contracts';
 
 /** The two publishers, named exactly as the specification names them. */
 export const SALES_ORDER_PUBLISHER = 'vendor.net.erp.salesorderservice-publisher';
 export const FINANCIALS_PUBLISHER = 'vendornetfinancials-publisher';
 export const PUBLISHER_NAMES = [SALES_ORDER_PUBLISHER, FINANCIALS_PUBLISHER] as const;
 export type PublisherName = (typeof PUBLISHER_NAMES)[number];
-
-type JsonSchema = Record<string, unknown>;
 
 export interface EventTypeDescription {
   type: EventType;
@@ -27,70 +19,12 @@ export interface PublisherDescription {
   eventTypes: EventTypeDescription[];
 }
 
-const VERSION = { type: 'string', pattern: '^[0-9]{1,19}$', description: 'The record version after the change (its ETag value).' };
-const V1_TIMESTAMP = { type: 'string', description: 'UTC to the millisecond, without zone, e.g. 2025-01-31T09:15:00.123' };
-
-const SALES_ORDER_DATA: JsonSchema = {
-  type: 'object',
-  required: ['type', 'orderId', 'customerId', 'status', 'version', 'link'],
-  properties: {
-    type: { type: 'string', pattern: '^[A-Z]{2}$', description: 'Order type, e.g. SO.' },
-    orderId: { type: 'string', maxLength: 15 },
-    customerId: { type: 'string', maxLength: 30 },
-    status: { enum: [...SALES_ORDER_STATUSES] },
-    version: VERSION,
-    link: { type: 'string', description: '/api/v3/SalesOrders/<type>/<orderId>' },
-  },
-};
-
-const CUSTOMER_DATA: JsonSchema = {
-  type: 'object',
-  required: ['number', 'name', 'status', 'currencyId', 'version', 'lastModifiedDateTime', 'link'],
-  properties: {
-    number: { type: 'string', maxLength: 30 },
-    name: { type: 'string', maxLength: 255 },
-    status: { enum: [...CUSTOMER_STATUSES] },
-    currencyId: { type: ['string', 'null'], pattern: '^[A-Z]{3}$' },
-    version: VERSION,
-    lastModifiedDateTime: V1_TIMESTAMP,
-    link: { type: 'string', description: '/v1/customer/<number>' },
-  },
-};
-
-const SUPPLIER_INVOICE_DATA: JsonSchema = {
-  type: 'object',
-  required: ['referenceNumber', 'documentType', 'status', 'supplierNumber', 'amount', 'currencyId', 'version', 'lastModifiedDateTime', 'link'],
-  properties: {
-    referenceNumber: { type: 'string', maxLength: 15 },
-    documentType: { enum: [...SUPPLIER_INVOICE_DOCUMENT_TYPES] },
-    status: { enum: [...SUPPLIER_INVOICE_STATUSES] },
-    supplierNumber: { type: 'string', maxLength: 30 },
-    amount: { type: 'string', pattern: '^-?\\d{1,17}\\.\\d{2}$', description: 'Exact decimal.' },
-    currencyId: { type: ['string', 'null'], pattern: '^[A-Z]{3}$' },
-    version: VERSION,
-    lastModifiedDateTime: V1_TIMESTAMP,
-    link: { type: 'string', description: '/v1/supplierInvoice/<referenceNumber>' },
-  },
-};
-
-const ATTACHMENT_DATA: JsonSchema = {
-  type: 'object',
-  required: ['id', 'name', 'revision', 'endpoint', 'objectId', 'contentType', 'size', 'sha256', 'link'],
-  properties: {
-    id: { type: 'string', format: 'uuid' },
-    name: { type: 'string', maxLength: 255 },
-    revision: { type: 'integer', minimum: 1 },
-    endpoint: { enum: ['supplierInvoice', 'customer'] },
-    objectId: { type: 'string', maxLength: 64 },
-    contentType: { type: 'string' },
-    size: { type: 'integer', minimum: 1 },
-    sha256: { type: 'string', pattern: '^[0-9a-f]{64}$' },
-    link: { type: 'string', description: '/v1/attachment/<id>?revision=<n>' },
-  },
-};
-
-/** The delivery body schema: the common envelope with this type's `data`. */
-function deliverySchema(type: EventType, publisher: PublisherName, data: JsonSchema): JsonSchema {
+/**
+ * The delivery body schema: the common envelope with this type's `data`. `data` is derived from
+ * the type's contract class (@erp/contracts), the one the events are validated with, so the
+ * catalog cannot promise receivers anything the events do not keep.
+ */
+function deliverySchema(type: EventType, publisher: PublisherName): JsonSchema {
   return {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
     title: type,
@@ -102,13 +36,13 @@ function deliverySchema(type: EventType, publisher: PublisherName, data: JsonSch
       publisher: { const: publisher },
       companyId: { type: 'string' },
       timestamp: { type: 'string', format: 'date-time', description: 'When the change happened.' },
-      data,
+      data: eventDataSchema(type),
     },
   };
 }
 
-function eventType(type: EventType, publisher: PublisherName, description: string, data: JsonSchema): EventTypeDescription {
-  return { type, description, schema: deliverySchema(type, publisher, data) };
+function eventType(type: EventType, publisher: PublisherName, description: string): EventTypeDescription {
+  return { type, description, schema: deliverySchema(type, publisher) };
 }
 
 /** The catalog `GET /api/webhooks/publishers` answers with. */
@@ -117,20 +51,20 @@ export const PUBLISHERS: readonly PublisherDescription[] = [
     name: SALES_ORDER_PUBLISHER,
     description: 'Sales orders (v3). The only publisher for /api/v3/SalesOrders.',
     eventTypes: [
-      eventType('SALESORDER_CREATED', SALES_ORDER_PUBLISHER, 'A sales order was created.', SALES_ORDER_DATA),
-      eventType('SALESORDER_UPDATED', SALES_ORDER_PUBLISHER, 'A sales order was changed; data is the order after the change.', SALES_ORDER_DATA),
-      eventType('SALESORDER_DELETED', SALES_ORDER_PUBLISHER, 'A sales order was deleted; link answers 404 from now on.', SALES_ORDER_DATA),
+      eventType('SALESORDER_CREATED', SALES_ORDER_PUBLISHER, 'A sales order was created.'),
+      eventType('SALESORDER_UPDATED', SALES_ORDER_PUBLISHER, 'A sales order was changed; data is the order after the change.'),
+      eventType('SALESORDER_DELETED', SALES_ORDER_PUBLISHER, 'A sales order was deleted; link answers 404 from now on.'),
     ],
   },
   {
     name: FINANCIALS_PUBLISHER,
     description: 'The v1 financial records. Sales order versions 1 and 2 belong to it; v3 sales orders do not.',
     eventTypes: [
-      eventType('CUSTOMER_CREATED', FINANCIALS_PUBLISHER, 'A customer was created.', CUSTOMER_DATA),
-      eventType('CUSTOMER_UPDATED', FINANCIALS_PUBLISHER, 'A customer was changed.', CUSTOMER_DATA),
-      eventType('SUPPLIERINVOICE_CREATED', FINANCIALS_PUBLISHER, 'A supplier invoice was created.', SUPPLIER_INVOICE_DATA),
-      eventType('SUPPLIERINVOICE_UPDATED', FINANCIALS_PUBLISHER, 'A supplier invoice was changed.', SUPPLIER_INVOICE_DATA),
-      eventType('ATTACHMENT_CREATED', FINANCIALS_PUBLISHER, 'A file (or a new revision of one) was attached to a record.', ATTACHMENT_DATA),
+      eventType('CUSTOMER_CREATED', FINANCIALS_PUBLISHER, 'A customer was created.'),
+      eventType('CUSTOMER_UPDATED', FINANCIALS_PUBLISHER, 'A customer was changed.'),
+      eventType('SUPPLIERINVOICE_CREATED', FINANCIALS_PUBLISHER, 'A supplier invoice was created.'),
+      eventType('SUPPLIERINVOICE_UPDATED', FINANCIALS_PUBLISHER, 'A supplier invoice was changed.'),
+      eventType('ATTACHMENT_CREATED', FINANCIALS_PUBLISHER, 'A file (or a new revision of one) was attached to a record.'),
     ],
   },
 ];

@@ -1,17 +1,10 @@
 import { CustomerCreated } from '../events/customer-created';
 import { CustomerUpdated } from '../events/customer-updated';
+import { SAMPLE_EVENT_DATA } from '../testing/sample-event-data';
 import { TOPICS } from '../topics/topics';
 import { createEvent, validateEnvelope } from './validate-envelope';
 
-const customer = {
-  number: '10001',
-  name: 'Acme AS',
-  status: 'Active' as const,
-  currencyId: 'NOK',
-  version: '42',
-  lastModifiedDateTime: '2025-01-31T09:15:00.123',
-  link: '/v1/customer/10001',
-};
+const customer = SAMPLE_EVENT_DATA.CUSTOMER_CREATED;
 
 function event(overrides: Record<string, unknown> = {}, data: Record<string, unknown> = {}) {
   return {

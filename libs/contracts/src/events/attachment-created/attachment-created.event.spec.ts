@@ -1,32 +1,12 @@
 import { createEvent, validateEnvelope } from '../../envelope/validate-envelope';
 import { eventTypesOf } from '../../registry/event-registry';
+import { SAMPLE_EVENT_DATA } from '../../testing/sample-event-data';
 import { TOPICS } from '../../topics/topics';
 import { SupplierInvoiceCreated } from '../supplier-invoice-created';
 import { AttachmentCreated } from '.';
 
-const attachment = {
-  id: '2b1e6f8a-0c4d-4b7e-9f7a-1d2c3b4a5e6f',
-  name: 'Faktura 2026 — «kopi».pdf',
-  revision: 2,
-  endpoint: 'supplierInvoice' as const,
-  objectId: '000123',
-  contentType: 'application/pdf',
-  size: 1024,
-  sha256: 'a'.repeat(64),
-  link: '/v1/attachment/2b1e6f8a-0c4d-4b7e-9f7a-1d2c3b4a5e6f?revision=2',
-};
-
-const invoice = {
-  referenceNumber: '000123',
-  documentType: 'Invoice' as const,
-  status: 'Open' as const,
-  supplierNumber: 'S-1',
-  amount: '1250.50',
-  currencyId: 'NOK',
-  version: '42',
-  lastModifiedDateTime: '2026-01-31T09:15:00.123',
-  link: '/v1/supplierInvoice/000123',
-};
+const attachment = SAMPLE_EVENT_DATA.ATTACHMENT_CREATED;
+const invoice = SAMPLE_EVENT_DATA.SUPPLIERINVOICE_CREATED;
 
 function problems(type: string, data: object, topic: string): string[] {
   const event = { ...createEvent({ type: type as 'ATTACHMENT_CREATED', source: 'test', companyId: '1000001', subject: 'x', data: data as never }) };

@@ -1,4 +1,5 @@
 import { IsIn, IsInt, IsNotEmpty, IsString, IsUUID, Matches, MaxLength, Min } from 'class-validator';
+import { JSONSchema } from 'class-validator-jsonschema';
 import { TOPICS } from '../../topics/topics';
 
 /** The v1 endpoints whose records can own attachments (`POST /v1/{endpoint}/{objectId}/Attachment`). */
@@ -14,7 +15,7 @@ export const TYPE = 'ATTACHMENT_CREATED';
 export const TOPIC = TOPICS.attachments;
 
 export class Data {
-  /** The attachment id used by `GET /v1/attachment/{id}` (the same for every revision). */
+  @JSONSchema({ description: 'The attachment id used by `GET /v1/attachment/{id}` (the same for every revision).' })
   @IsUUID()
   id: string;
 
@@ -23,15 +24,16 @@ export class Data {
   @MaxLength(255)
   name: string;
 
-  /** 1 for the first upload of this name on this record, then 2, 3... */
+  @JSONSchema({ description: '1 for the first upload of this name on this record, then 2, 3...' })
   @IsInt()
   @Min(1)
   revision: number;
 
-  /** The owner: `endpoint` and `objectId` as in the upload path. */
+  @JSONSchema({ description: "The owner's endpoint, as in the upload path `/v1/{endpoint}/{objectId}/Attachment`." })
   @IsIn(ATTACHMENT_OWNER_ENDPOINTS)
   endpoint: AttachmentOwnerEndpoint;
 
+  @JSONSchema({ description: "The owner's id, as in the upload path." })
   @IsString()
   @IsNotEmpty()
   @MaxLength(64)
@@ -46,11 +48,11 @@ export class Data {
   @Min(1)
   size: number;
 
-  /** Hex SHA-256 of the bytes. */
+  @JSONSchema({ description: 'Hex SHA-256 of the bytes.' })
   @Matches(/^[0-9a-f]{64}$/, { message: 'sha256 must be 64 lower-case hex digits' })
   sha256: string;
 
-  /** `/v1/attachment/<id>?revision=<revision>` */
+  @JSONSchema({ description: "The revision's resource path, `/v1/attachment/<id>?revision=<revision>`." })
   @Matches(/^\/v1\/attachment\/[0-9a-f-]{36}\?revision=[1-9][0-9]*$/, { message: 'link must be /v1/attachment/<id>?revision=<n>' })
   link: string;
 }

@@ -1,7 +1,8 @@
 import { createEvent, validateEnvelope } from '../../envelope/validate-envelope';
 import { eventTypesOf } from '../../registry/event-registry';
+import { SAMPLE_EVENT_DATA } from '../../testing/sample-event-data';
 import { TOPICS } from '../../topics/topics';
-import { salesOrderLink, salesOrderSubject } from './sales-order-event.data';
+import { salesOrderSubject } from './sales-order-event.data';
 
 function event(type: 'SALESORDER_CREATED' | 'SALESORDER_UPDATED' | 'SALESORDER_DELETED', data: Record<string, unknown>) {
   return createEvent({
@@ -13,7 +14,7 @@ function event(type: 'SALESORDER_CREATED' | 'SALESORDER_UPDATED' | 'SALESORDER_D
   });
 }
 
-const DATA = { type: 'SO', orderId: '000123', customerId: '10001', status: 'Open', version: '42', link: salesOrderLink('SO', '000123') };
+const DATA = SAMPLE_EVENT_DATA.SALESORDER_UPDATED;
 
 describe('sales-order event contracts', () => {
   it('puts SALESORDER_CREATED, _UPDATED and _DELETED on the v3 sales-order topic', () => {

@@ -1,4 +1,5 @@
 import { IsIn, IsNotEmpty, IsString, Matches, MaxLength } from 'class-validator';
+import { JSONSchema } from 'class-validator-jsonschema';
 
 /** The statuses a v3 sales order can have (the API's `status.description` values). */
 export const SALES_ORDER_STATUSES = ['Open', 'Hold', 'BackOrder', 'Completed', 'Cancelled'] as const;
@@ -10,17 +11,17 @@ export type SalesOrderStatus = (typeof SALES_ORDER_STATUSES)[number];
  * `orderId`, compares `version` with the ETag it holds, and reads the rest from `link`.
  */
 export class SalesOrderEventData {
-  /** The order type, e.g. `SO`. */
+  @JSONSchema({ description: 'The order type, e.g. `SO`.' })
   @Matches(/^[A-Z]{2}$/, { message: 'type must be a two-letter order type such as SO' })
   type: string;
 
-  /** Numbered per company and type, e.g. `000123`. */
+  @JSONSchema({ description: 'The order number, per company and type, e.g. `000123`.' })
   @IsString()
   @IsNotEmpty()
   @MaxLength(15)
   orderId: string;
 
-  /** The customer number. */
+  @JSONSchema({ description: 'The customer number.' })
   @IsString()
   @IsNotEmpty()
   @MaxLength(30)
@@ -29,14 +30,14 @@ export class SalesOrderEventData {
   @IsIn(SALES_ORDER_STATUSES)
   status: SalesOrderStatus;
 
-  /**
-   * The order's version after the change (the ETag value without quotes). It grows with every
-   * change of the order, deletion included, so a consumer keeps the event with the highest one.
-   */
+  @JSONSchema({
+    description:
+      "The order's version after the change (the ETag value without quotes). It grows with every change of the order, deletion included, so a consumer keeps the event with the highest one.",
+  })
   @Matches(/^[0-9]{1,19}$/, { message: 'version must be a decimal version' })
   version: string;
 
-  /** The order's resource path, `/api/v3/SalesOrders/<type>/<orderId>`. */
+  @JSONSchema({ description: "The order's resource path, `/api/v3/SalesOrders/<type>/<orderId>`." })
   @Matches(/^\/api\/v3\/SalesOrders\/[^/]+\/[^/]+$/, { message: 'link must be /api/v3/SalesOrders/<type>/<orderId>' })
   link: string;
 }
