@@ -62,6 +62,32 @@ const TODAY_UTC = `(date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UT
 const BY_KEY = 'o.company_id = :companyId AND o.order_type = :type AND o.order_id = :orderId';
 // `:versions` NULL is If-Match: * (any version); otherwise the versions the client may hold.
 const IF_MATCH = '(:versions::bigint[] IS NULL OR o.version = ANY(:versions::bigint[]))';
+// What a write answers and announces (WrittenOrder), selected from a sales_orders row `o`. Built
+// once: the order's JSON expression is several KB of SQL, the same for every write.
+const WRITTEN_COLUMNS = `${orderJson(ALL_PARTS)} AS json, o.version::text AS version, o.order_type, o.order_id, o.customer_id,
+       o.status, ${ts('o.last_modified_at')} AS time`;
+
+interface WrittenRow {
+  json: string;
+  version: string;
+  order_type: string;
+  order_id: string;
+  customer_id: string;
+  status: string;
+  time: string;
+}
+
+function writtenOrder(row: WrittenRow): WrittenOrder {
+  return {
+    json: row.json,
+    version: row.version,
+    type: row.order_type,
+    orderId: row.order_id,
+    customerId: row.customer_id,
+    status: row.status,
+    time: row.time,
+  };
+}
 
 /**
  * Persistence of order headers: every statement scoped by company, no rules. The JSON the API
@@ -143,16 +169,24 @@ export class SalesOrdersRepository {
     versions: string[] | null,
     changes: HeaderChanges,
   ): Promise<{ internalId: string; lastLineId: number } | undefined> {
-    const { assignments, parameters } = headerAssignments(changes);
+    const update = conditionalHeaderUpdate(key, versions, changes);
     const rows = await namedQuery<{ internal_id: string; last_line_id: number }>(
       tx,
-      `UPDATE sales_orders AS o
-       SET version = nextval('sales_order_version_seq'), last_modified_at = ${NOW_MS}${assignments.map((a) => `, ${a}`).join('')}
-       WHERE ${BY_KEY} AND ${IF_MATCH}
-       RETURNING o.internal_id::text, o.last_line_id`,
-      { ...parameters, ...key, versions },
+      `${update.sql} RETURNING o.internal_id::text, o.last_line_id`,
+      update.parameters,
     );
     return rows[0] && { internalId: rows[0].internal_id, lastLineId: rows[0].last_line_id };
+  }
+
+  /**
+   * The same conditional UPDATE for a PATCH that changes no line, answering the order as written
+   * (readWritten) from the updated row in the same statement: one round trip fewer while the
+   * transaction holds its pooled connection. Undefined when nothing matched (missing or stale).
+   */
+  async updateIfMatchReturningOrder(tx: EntityManager, key: OrderKey, versions: string[] | null, changes: HeaderChanges): Promise<WrittenOrder | undefined> {
+    const update = conditionalHeaderUpdate(key, versions, changes);
+    const rows = await namedQuery<WrittenRow>(tx, `WITH o AS (${update.sql} RETURNING o.*) SELECT ${WRITTEN_COLUMNS} FROM o`, update.parameters);
+    return rows[0] && writtenOrder(rows[0]);
   }
 
   /**
@@ -172,40 +206,36 @@ export class SalesOrdersRepository {
   /**
    * The header totals from the lines, exactly (numeric): lineTotal = sum of quantity x unitPrice
    * (each rounded to cents), orderTotal = sum of extended prices, discountTotal = the difference,
-   * orderQty = sum of quantities. Kept on the header so lists never aggregate lines.
+   * orderQty = sum of quantities. Kept on the header so lists never aggregate lines. The last
+   * write of a change to the lines, so it answers the order as written (readWritten) in the same
+   * statement; the lines it shows include the transaction's earlier changes.
    */
-  async recomputeTotals(tx: EntityManager, companyId: string, internalId: string): Promise<void> {
-    await namedQuery(
+  async recomputeTotals(tx: EntityManager, companyId: string, internalId: string): Promise<WrittenOrder> {
+    const [row] = await namedQuery<WrittenRow>(
       tx,
-      `UPDATE sales_orders AS o
-       SET line_total = t.line_total, order_total = t.order_total, discount_total = t.line_total - t.order_total, order_qty = t.qty
-       FROM (SELECT coalesce(sum(round(l.quantity * l.unit_price, 2)), 0) AS line_total,
-                    coalesce(sum(l.extended_price), 0) AS order_total,
-                    coalesce(sum(l.quantity), 0) AS qty
-             FROM sales_order_lines l WHERE l.company_id = :companyId AND l.order_internal_id = :internalId) AS t
-       WHERE o.company_id = :companyId AND o.internal_id = :internalId`,
+      `WITH o AS (
+         UPDATE sales_orders AS o
+         SET line_total = t.line_total, order_total = t.order_total, discount_total = t.line_total - t.order_total, order_qty = t.qty
+         FROM (SELECT coalesce(sum(round(l.quantity * l.unit_price, 2)), 0) AS line_total,
+                      coalesce(sum(l.extended_price), 0) AS order_total,
+                      coalesce(sum(l.quantity), 0) AS qty
+               FROM sales_order_lines l WHERE l.company_id = :companyId AND l.order_internal_id = :internalId) AS t
+         WHERE o.company_id = :companyId AND o.internal_id = :internalId
+         RETURNING o.*)
+       SELECT ${WRITTEN_COLUMNS} FROM o`,
       { companyId, internalId },
     );
+    return writtenOrder(row);
   }
 
   /** The order with every part, as a write answers it, and what its event needs. */
   async readWritten(tx: EntityManager, companyId: string, internalId: string): Promise<WrittenOrder> {
-    const [row] = await namedQuery<{ json: string; version: string; order_type: string; order_id: string; customer_id: string; status: string; time: string }>(
+    const [row] = await namedQuery<WrittenRow>(
       tx,
-      `SELECT ${orderJson(ALL_PARTS)} AS json, o.version::text AS version, o.order_type, o.order_id, o.customer_id, o.status,
-              ${ts('o.last_modified_at')} AS time
-       FROM sales_orders o WHERE o.company_id = :companyId AND o.internal_id = :internalId`,
+      `SELECT ${WRITTEN_COLUMNS} FROM sales_orders o WHERE o.company_id = :companyId AND o.internal_id = :internalId`,
       { companyId, internalId },
     );
-    return {
-      json: row.json,
-      version: row.version,
-      type: row.order_type,
-      orderId: row.order_id,
-      customerId: row.customer_id,
-      status: row.status,
-      time: row.time,
-    };
+    return writtenOrder(row);
   }
 
   /** A pooled connection of the service's DataSource for a streamed read, and how to give it back. */
@@ -214,4 +244,18 @@ export class SalesOrdersRepository {
     const client = (await runner.connect()) as PoolClient;
     return { client, release: () => void runner.release() };
   }
+}
+
+/**
+ * The conditional header UPDATE behind PATCH (see updateIfMatch), without its RETURNING: applies
+ * only when the stored version is one of `versions`, draws the new version.
+ */
+function conditionalHeaderUpdate(key: OrderKey, versions: string[] | null, changes: HeaderChanges): { sql: string; parameters: Record<string, unknown> } {
+  const { assignments, parameters } = headerAssignments(changes);
+  return {
+    sql: `UPDATE sales_orders AS o
+       SET version = nextval('sales_order_version_seq'), last_modified_at = ${NOW_MS}${assignments.map((a) => `, ${a}`).join('')}
+       WHERE ${BY_KEY} AND ${IF_MATCH}`,
+    parameters: { ...parameters, ...key, versions },
+  };
 }

@@ -54,11 +54,9 @@ export class CreateSalesOrder {
           lineCount: lines.length,
         },
       );
-      if (lines.length > 0) {
-        await this.lines.insert(tx, companyId, internalId, 0, lines.map((line, i) => lineRecord(line, i + 1)));
-        await this.orders.recomputeTotals(tx, companyId, internalId);
-      }
-      return this.change.record(tx, companyId, internalId, 'SALESORDER_CREATED');
+      if (lines.length === 0) return this.change.record(tx, companyId, internalId, 'SALESORDER_CREATED');
+      await this.lines.insert(tx, companyId, internalId, 0, lines.map((line, i) => lineRecord(line, i + 1)));
+      return this.change.announce(tx, companyId, await this.orders.recomputeTotals(tx, companyId, internalId), 'SALESORDER_CREATED');
     });
   }
 }

@@ -14,7 +14,11 @@ export class OrderChange {
 
   /** Reads the order as the response shows it (every part) and adds its event, in the write's transaction. */
   async record(tx: EntityManager, companyId: string, internalId: string, eventType: SalesOrderEventType): Promise<WrittenOrder> {
-    const order = await this.orders.readWritten(tx, companyId, internalId);
+    return this.announce(tx, companyId, await this.orders.readWritten(tx, companyId, internalId), eventType);
+  }
+
+  /** Adds the event of an order its last write already answered as written, in the write's transaction. */
+  async announce(tx: EntityManager, companyId: string, order: WrittenOrder, eventType: SalesOrderEventType): Promise<WrittenOrder> {
     await this.events.add(tx, eventType, { companyId, ...order });
     return order;
   }

@@ -45,7 +45,16 @@ export class PatchSalesOrder {
       const updates = lines.filter((l) => l.operation === 'update');
       const deletes = lines.filter((l) => l.operation === 'delete');
 
-      const updated = await this.orders.updateIfMatch(tx, key, versionsForUpdate(ifMatch), headerChanges(dto, customer, inserts.length));
+      const versions = versionsForUpdate(ifMatch);
+      const changes = headerChanges(dto, customer, inserts.length);
+      if (lines.length === 0) {
+        // No line to check or change: the conditional UPDATE answers the order as written itself.
+        const order = await this.orders.updateIfMatchReturningOrder(tx, key, versions, changes);
+        if (!order) throw await this.change.missingOrStale(tx, key);
+        return this.change.announce(tx, key.companyId, order, 'SALESORDER_UPDATED');
+      }
+
+      const updated = await this.orders.updateIfMatch(tx, key, versions, changes);
       if (!updated) throw await this.change.missingOrStale(tx, key);
       const { companyId } = key;
       const { internalId, lastLineId } = updated;
@@ -60,8 +69,8 @@ export class PatchSalesOrder {
         const records = inserts.map((line, i) => lineRecord(line, i + 1));
         await this.lines.insert(tx, companyId, internalId, lastLineId - inserts.length, records, sortBase);
       }
-      if (lines.length > 0) await this.orders.recomputeTotals(tx, companyId, internalId);
-      return this.change.record(tx, companyId, internalId, 'SALESORDER_UPDATED');
+      const order = await this.orders.recomputeTotals(tx, companyId, internalId);
+      return this.change.announce(tx, companyId, order, 'SALESORDER_UPDATED');
     });
   }
 
