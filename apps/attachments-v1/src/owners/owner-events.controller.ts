@@ -1,5 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { Ctx, EventPattern, Payload } from '@nestjs/microservices';
+import { ApiExcludeController } from '@nestjs/swagger';
 import { CustomerCreated, CustomerEvent, SupplierInvoiceCreated, SupplierInvoiceEvent, TOPICS } from '@erp/contracts';
 import { type EventPatternExtras, KafkaEventContext } from '@erp/messaging';
 import { AttachmentOwners } from './attachment-owners';
@@ -8,6 +9,8 @@ import { AttachmentOwners } from './attachment-owners';
 export const OWNERS_GROUP = 'attachments-v1.owners';
 
 /** Learns the records that may own attachments from their created events (see `AttachmentOwners`). */
+// Events, not HTTP: kept out of the OpenAPI document (Swagger would list the payload DTOs as schemas).
+@ApiExcludeController()
 @Controller()
 export class OwnerEventsController {
   constructor(private readonly owners: AttachmentOwners) {}

@@ -1,5 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { Ctx, EventPattern, Payload } from '@nestjs/microservices';
+import { ApiExcludeController } from '@nestjs/swagger';
 import { CustomerEvent, TOPICS } from '@erp/contracts';
 import { type EventPatternExtras, KafkaEventContext } from '@erp/messaging';
 import { CustomerSnapshotsService } from './customer-snapshots.service';
@@ -12,6 +13,8 @@ export const CUSTOMER_SNAPSHOT_GROUP = 'sales-orders-v3.customer-snapshot';
  * dead-lettered, never skipped. Out-of-order events are harmless: the snapshot keeps the highest
  * customer version it has seen.
  */
+// Events, not HTTP: kept out of the OpenAPI document (Swagger would list the payload DTOs as schemas).
+@ApiExcludeController()
 @Controller()
 export class CustomerEventsController {
   constructor(private readonly snapshots: CustomerSnapshotsService) {}

@@ -1,5 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { Ctx, EventPattern, Payload } from '@nestjs/microservices';
+import { ApiExcludeController } from '@nestjs/swagger';
 import { AttachmentEvent, TOPICS } from '@erp/contracts';
 import { namedQuery } from '@erp/database';
 import { type EventPatternExtras, KafkaEventContext } from '@erp/messaging';
@@ -14,6 +15,8 @@ export const INVOICE_ATTACHMENTS_GROUP = 'supplier-invoices-v1.invoice-attachmen
  * The invoice's own version and lastModifiedDateTime do not change: an attachment is not an edit
  * of the document, and a client's If-Match must not fail because a file was uploaded meanwhile.
  */
+// Events, not HTTP: kept out of the OpenAPI document (Swagger would list the payload DTOs as schemas).
+@ApiExcludeController()
 @Controller()
 export class InvoiceAttachmentEventsController {
   @EventPattern<string>(TOPICS.attachments, { groupId: INVOICE_ATTACHMENTS_GROUP } satisfies EventPatternExtras)

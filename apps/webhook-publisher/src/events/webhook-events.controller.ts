@@ -1,5 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { Ctx, EventPattern, Payload } from '@nestjs/microservices';
+import { ApiExcludeController } from '@nestjs/swagger';
 import {
   AttachmentEvent,
   CustomerEvent,
@@ -29,6 +30,8 @@ function deliveredFrom(topic: string): EventPatternExtras {
  * dead-lettered if it keeps failing. The intake itself (`ingestEvent`) knows nothing about Kafka.
  * Registered only where `WEBHOOKS_CONSUMER` is on (see the app module).
  */
+// Events, not HTTP: kept out of the OpenAPI document (Swagger would list the payload DTOs as schemas).
+@ApiExcludeController()
 @Controller()
 export class WebhookEventsController {
   @EventPattern<string>(TOPICS.salesOrders, deliveredFrom(TOPICS.salesOrders))
