@@ -212,7 +212,7 @@ export class SalesOrdersController {
   @ORDER_ID_PARAM
   @ApiIfMatch(true)
   @ApiBody({ schema: ref('SalesOrderLinesAdd') })
-  @ApiResponse({ status: 202, description: 'Added', headers: { ...ETAG_HEADER, ...LOCATION_HEADER } })
+  @ApiResponse({ status: 202, description: 'Added', headers: { ...ETAG_HEADER, Location: { description: 'Path of the order (GET it to see the new lines)', schema: { type: 'string' } } } })
   @ApiErrors('problem', 404, 412, 413, 415, 428)
   @Versioned()
   async addLines(
