@@ -23,6 +23,10 @@ export type SalesOrderSummary = Schemas['SalesOrderSummary'];
 export type SalesOrderCreate = Schemas['SalesOrderCreate'];
 export type SalesOrderPatch = Schemas['SalesOrderPatch'];
 export type SalesOrderLine = Schemas['SalesOrderLine'];
+/** A new line of `POST .../lines` (inventoryId, quantity and unitPrice required). */
+export type SalesOrderLineAdd = Schemas['SalesOrderLineAdd'];
+/** A line change of `PATCH .../lines`: the line `lineId` names and the fields to change. */
+export type SalesOrderLinePatch = Schemas['SalesOrderLinePatch'];
 export type SalesOrderType = 'SO' | 'QT' | 'IN' | 'CM';
 export type SalesOrderExpand = 'lines' | 'customer' | 'billing' | 'shipping' | 'payment' | 'note' | 'attachments' | 'all';
 /** List query of `GET /api/v3/SalesOrders` without paging and expand (the helpers take those apart). */

@@ -1,6 +1,11 @@
 import type { Readable } from 'node:stream';
 import type { ApiRecord } from './format/values';
 
+export interface SalesOrderKey {
+  type: string;
+  orderId: string;
+}
+
 /** What a list run reports after each page: the records received so far and the current total. */
 export interface PageProgress {
   received: number;
@@ -21,6 +26,10 @@ export interface CliApi {
     owner: { type: 'customer' | 'supplierInvoice'; id: string },
     file: { fileName: string; data: Readable; contentType?: string; onProgress?(bytes: number): void },
   ): Promise<ApiRecord>;
+  /** The line operations of a sales order (`.../lines`): each answers the order's new ETag. */
+  addOrderLines(order: SalesOrderKey, lines: ApiRecord[], ifMatch: string): Promise<{ etag: string }>;
+  patchOrderLines(order: SalesOrderKey, lines: ApiRecord[], ifMatch: string): Promise<{ etag: string }>;
+  deleteOrderLines(order: SalesOrderKey, lineIds: number[], ifMatch: string): Promise<{ etag: string }>;
   /** The attachment's decoded bytes as a stream, and its size when the API told it. */
   download(id: string): Promise<{ stream: Readable; size?: number }>;
 }

@@ -70,4 +70,34 @@ describe('erp CLI: sales orders (v3)', () => {
     expect(missing.code).toBe(ExitCode.Client);
     expect(missing.stderr).toMatch(/^erp: GET \/api\/v3\/SalesOrders\/SO\/999999 -> 404/);
   }, 120_000);
+
+  it('adds, changes and deletes lines under If-Match, printing the new version for the next write', async () => {
+    const order = `SO/${orderIds[0]}`;
+    const read = async (): Promise<{ version: string; totals: { orderTotal: number }; lines: Array<{ lineId: number; quantity: number; inventory: { id: string } }> }> =>
+      JSON.parse((await runCli(['get', 'sales-orders', order, '--query', 'expand=lines'], env)).stdout.toString());
+    const versionOf = (result: { code: number | null; stdout: Buffer; stderr: string }) => {
+      expect(result.stderr).toBe('');
+      expect(result.code).toBe(ExitCode.Ok);
+      return JSON.parse(result.stdout.toString()) as { etag: string; version: string };
+    };
+
+    const added = versionOf(await runCli(['lines', 'add', order, '--version', (await read()).version, '--data', '[{"inventoryId":"NEW","quantity":3,"unitPrice":"2"}]'], env));
+    expect(added.etag).toMatch(/^"\d+"$/);
+    const patched = versionOf(await runCli(['lines', 'patch', order, '--if-match', added.etag, '--data', '{"lines":[{"lineId":2,"quantity":4}]}'], env));
+
+    const stale = await runCli(['lines', 'delete', order, '--if-match', added.etag, '--ids', '1'], env);
+    expect(stale.code).toBe(ExitCode.Conflict);
+    expect(stale.stderr).toMatch(/DELETE \/api\/v3\/SalesOrders\/SO\/\d+\/lines -> 412/);
+
+    const deleted = versionOf(await runCli(['lines', 'delete', order, '--version', patched.version, '--ids', '1'], env));
+    const after = await read();
+    expect(after.version).toBe(deleted.version);
+    expect(after.lines).toEqual([expect.objectContaining({ lineId: 2, quantity: 4, inventory: expect.objectContaining({ id: 'NEW' }) })]);
+    expect(after.totals.orderTotal).toBe(8);
+
+    const refused = await runCli(['lines', 'patch', order, '--if-match', deleted.etag, '--data', '[{"lineId":99,"quantity":1}]'], env);
+    expect(refused.code).toBe(ExitCode.Client);
+    expect(refused.stderr).toMatch(/-> 400/);
+    expect((await runCli(['lines', 'delete', order, '--ids', '2'], env)).code).toBe(ExitCode.Usage);
+  }, 120_000);
 });

@@ -1,4 +1,4 @@
-import { CLIENT_VERSION, ErpClient } from '@erp/client';
+import { CLIENT_VERSION, ErpClient, type SalesOrderLineAdd, type SalesOrderLinePatch } from '@erp/client';
 import type { CliApi } from './api';
 import type { ApiConfig } from './config';
 import type { ApiRecord } from './format/values';
@@ -25,6 +25,16 @@ export function createCliApi(config: ApiConfig): CliApi {
     },
     async upload(owner, file) {
       return (await client.attachments.upload(owner, file)) as unknown as ApiRecord;
+    },
+    // Lines are the API's to check (every problem in one 400): the CLI passes them as the user wrote them.
+    addOrderLines({ type, orderId }, lines, ifMatch) {
+      return client.salesOrders.addLines(type, orderId, lines as unknown as SalesOrderLineAdd[], ifMatch);
+    },
+    patchOrderLines({ type, orderId }, lines, ifMatch) {
+      return client.salesOrders.patchLines(type, orderId, lines as unknown as SalesOrderLinePatch[], ifMatch);
+    },
+    deleteOrderLines({ type, orderId }, lineIds, ifMatch) {
+      return client.salesOrders.deleteLines(type, orderId, lineIds, ifMatch);
     },
     async download(id) {
       // `open` (not `downloadStream`): a 404 or 401 arrives before any output file is created, and

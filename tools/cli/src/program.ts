@@ -3,6 +3,7 @@ import { getCommand } from './commands/get';
 import { listCommand } from './commands/list';
 import { exportCommand } from './commands/export';
 import { downloadCommand, uploadCommand } from './commands/attachments';
+import { deleteLinesCommand, writeLinesCommand } from './commands/lines';
 import { tokenCommand } from './commands/token';
 import { webhooksListenCommand } from './commands/webhooks';
 import type { CliApi } from './api';
@@ -108,6 +109,24 @@ export function buildProgram(deps: ProgramDeps): Command {
     .argument('<attachment-id>', 'attachment id (UUID)')
     .option('--out <file>', 'write to this file instead of stdout')
     .action((id: string, options: { out?: string }) => downloadCommand(context, id, options));
+
+  const lines = program.command('lines').description('add, change or delete lines of a sales order (each all or nothing, with If-Match)');
+  const preconditions = (command: Command) =>
+    command
+      .argument('<order>', 'sales order <type>/<orderId>, e.g. SO/000123')
+      .option('--if-match <etag>', 'the ETag of the version being changed, or * for any')
+      .option('--version <version>', 'instead of --if-match: the order\'s version field as erp get prints it');
+  const data = '--data <json|@file|@->';
+  const dataHelp = 'the lines: a JSON array (or { "lines": [...] }), @file, or @- for stdin';
+  preconditions(lines.command('add').description('add lines after the last one; prints the new { etag, version }'))
+    .requiredOption(data, `${dataHelp}; each needs inventoryId, quantity, unitPrice`)
+    .action((order: string, options) => writeLinesCommand(context, 'add', order, options));
+  preconditions(lines.command('patch').description('change the lines each entry\'s lineId names; prints the new { etag, version }'))
+    .requiredOption(data, `${dataHelp}; each names its lineId`)
+    .action((order: string, options) => writeLinesCommand(context, 'patch', order, options));
+  preconditions(lines.command('delete').description('delete lines (at most 1000); prints the new { etag, version }'))
+    .requiredOption('--ids <ids>', 'comma-separated line ids')
+    .action((order: string, options) => deleteLinesCommand(context, order, options));
 
   const webhooks = program.command('webhooks').description('webhook tools');
   webhooks

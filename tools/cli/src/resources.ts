@@ -33,15 +33,20 @@ export const RESOURCES: Record<string, ResourceSpec> = {
     name: 'sales-orders',
     family: 'v3',
     listPath: '/api/v3/SalesOrders',
-    // Orders are numbered per type, so the id names both: SO/000123 (or SO-000123).
     itemPath: (id) => {
-      const match = /^([A-Za-z]{2})[/-]([^/]+)$/.exec(id);
-      if (!match) throw new CliError(ExitCode.Usage, `a sales order id is <type>/<orderId>, e.g. SO/000123 (got "${id}")`);
-      return `/api/v3/SalesOrders/${encode(match[1].toUpperCase())}/${encode(match[2])}`;
+      const { type, orderId } = salesOrderKey(id);
+      return `/api/v3/SalesOrders/${encode(type)}/${encode(orderId)}`;
     },
     tableColumns: ['type', 'orderId', 'status', 'date', 'customerId', 'customerName', 'orderTotal', 'currency', 'lastModified'],
   },
 };
+
+/** Orders are numbered per type, so the id names both: SO/000123 (or SO-000123). */
+export function salesOrderKey(id: string): { type: string; orderId: string } {
+  const match = /^([A-Za-z]{2})[/-]([^/]+)$/.exec(id);
+  if (!match) throw new CliError(ExitCode.Usage, `a sales order id is <type>/<orderId>, e.g. SO/000123 (got "${id}")`);
+  return { type: match[1].toUpperCase(), orderId: match[2] };
+}
 
 export const RESOURCE_NAMES = Object.keys(RESOURCES);
 

@@ -50,6 +50,9 @@ export const ENDPOINTS: Endpoint[] = [
   { name: 'delete sales order', method: 'DELETE', family: 'v3', scope: 'erp:write', path: so, addressesRecord: true, body: 'none', ifMatch: true },
   { name: 'list order lines', method: 'GET', family: 'v3', scope: 'erp:read', path: (f) => `${so(f)}/lines`, addressesRecord: true, body: 'none' },
   { name: 'get order line', method: 'GET', family: 'v3', scope: 'erp:read', path: (f) => `${so(f)}/lines/${f.lineId}`, addressesRecord: true, body: 'none' },
+  { name: 'add order lines', method: 'POST', family: 'v3', scope: 'erp:write', path: (f) => `${so(f)}/lines`, addressesRecord: true, body: 'json', ifMatch: true, validBody: () => ({ lines: [{ inventoryId: 'X', quantity: 1, unitPrice: 1 }] }) },
+  { name: 'patch order lines', method: 'PATCH', family: 'v3', scope: 'erp:write', path: (f) => `${so(f)}/lines`, addressesRecord: true, body: 'json', ifMatch: true, validBody: (f) => ({ lines: [{ lineId: f.lineId, quantity: 2 }] }) },
+  { name: 'delete order lines', method: 'DELETE', family: 'v3', scope: 'erp:write', path: (f) => `${so(f)}/lines?ids=${f.lineId}`, addressesRecord: true, body: 'none', ifMatch: true },
   // webhook-publisher
   { name: 'list publishers', method: 'GET', family: 'webhooks', scope: 'webhooks:manage', path: () => '/api/webhooks/publishers', addressesRecord: false, body: 'none' },
   { name: 'list subscriptions', method: 'GET', family: 'webhooks', scope: 'webhooks:manage', path: () => '/api/webhooks/subscriptions', addressesRecord: false, body: 'none' },

@@ -20,14 +20,19 @@ import { parseV3Expand } from '@erp/paging';
 import { EXPAND_PARTS, ORDER_STATUSES, ORDER_TYPE_CODES, orderLink, refuseUnknownParameters } from '@erp/sales-orders-queries';
 import { CreateSalesOrderDto } from './dto/create-sales-order.dto';
 import { PatchSalesOrderDto } from './dto/patch-sales-order.dto';
+import { AddSalesOrderLinesDto, PatchSalesOrderLinesDto } from './dto/sales-order-lines.dto';
+import { MAX_DELETE_LINE_IDS } from './rules/line-operation-rules';
 import { lineIdOf, listRequest, listType, orderKey } from './sales-order-paths';
+import { AddSalesOrderLines } from './use-cases/add-sales-order-lines.use-case';
 import { CreateSalesOrder } from './use-cases/create-sales-order.use-case';
 import { DeleteSalesOrder } from './use-cases/delete-sales-order.use-case';
+import { DeleteSalesOrderLines } from './use-cases/delete-sales-order-lines.use-case';
 import { GetSalesOrder } from './use-cases/get-sales-order.use-case';
 import { GetSalesOrderLine } from './use-cases/get-sales-order-line.use-case';
 import { ListSalesOrderLines } from './use-cases/list-sales-order-lines.use-case';
 import { ListSalesOrders } from './use-cases/list-sales-orders.use-case';
 import { PatchSalesOrder } from './use-cases/patch-sales-order.use-case';
+import { PatchSalesOrderLines } from './use-cases/patch-sales-order-lines.use-case';
 
 type QueryParams = Record<string, string | string[] | undefined>;
 
@@ -71,6 +76,9 @@ export class SalesOrdersController {
     private readonly deleteOrder: DeleteSalesOrder,
     private readonly listOrderLines: ListSalesOrderLines,
     private readonly getOrderLine: GetSalesOrderLine,
+    private readonly addOrderLines: AddSalesOrderLines,
+    private readonly patchOrderLines: PatchSalesOrderLines,
+    private readonly deleteOrderLines: DeleteSalesOrderLines,
   ) {}
 
   // Handler names are the document's operationIds (`SalesOrders_getLine`): generated clients call
@@ -192,6 +200,84 @@ export class SalesOrdersController {
     @Res() reply: FastifyReply,
   ): Promise<void> {
     sendStream(reply, await this.listOrderLines.execute(orderKey(companyId, type, orderId), query, listRequest(request)));
+  }
+
+  // The line operations answer as the v3 document declares (202, no body) plus the new ETag, which
+  // the specification asks for so the next write needs no read first. Each is a PATCH of the lines.
+
+  @Post(':type/:orderId/lines')
+  @HttpCode(202)
+  @ApiOperation({ summary: 'Add lines to a sales order', description: 'All or nothing. 202 with no body, as the v3 document declares; `ETag` and `Location` (the order) added.' })
+  @TYPE_PARAM
+  @ORDER_ID_PARAM
+  @ApiIfMatch(true)
+  @ApiBody({ schema: ref('SalesOrderLinesAdd') })
+  @ApiResponse({ status: 202, description: 'Added', headers: { ...ETAG_HEADER, Location: { description: 'Path of the order (GET it to see the new lines)', schema: { type: 'string' } } } })
+  @ApiErrors('problem', 404, 412, 413, 415, 428)
+  @Versioned()
+  async addLines(
+    @CompanyId() companyId: string,
+    @Param('type') type: string,
+    @Param('orderId') orderId: string,
+    @IfMatch({ required: true }) ifMatch: IfMatchCondition,
+    @Body() body: AddSalesOrderLinesDto,
+  ): Promise<VersionedBody<undefined>> {
+    const order = await this.addOrderLines.execute(orderKey(companyId, type, orderId), body, ifMatch);
+    return versioned(undefined, order.version, { location: orderLink(order.type, order.orderId) });
+  }
+
+  @Patch(':type/:orderId/lines')
+  @HttpCode(202)
+  @ApiOperation({
+    summary: 'Change lines of a sales order',
+    description: 'Every entry updates the line its `lineId` names. All or nothing. 202 with no body, as the v3 document declares; `ETag` added.',
+  })
+  @TYPE_PARAM
+  @ORDER_ID_PARAM
+  @ApiIfMatch(true)
+  @ApiBody({ schema: ref('SalesOrderLinesPatch') })
+  @ApiResponse({ status: 202, description: 'Changed', headers: ETAG_HEADER })
+  @ApiErrors('problem', 404, 412, 413, 415, 428)
+  @Versioned()
+  async patchLines(
+    @CompanyId() companyId: string,
+    @Param('type') type: string,
+    @Param('orderId') orderId: string,
+    @IfMatch({ required: true }) ifMatch: IfMatchCondition,
+    @Body() body: PatchSalesOrderLinesDto,
+  ): Promise<VersionedBody<undefined>> {
+    const order = await this.patchOrderLines.execute(orderKey(companyId, type, orderId), body, ifMatch);
+    return versioned(undefined, order.version);
+  }
+
+  @Delete(':type/:orderId/lines')
+  @HttpCode(202)
+  @ApiOperation({ summary: 'Delete lines of a sales order', description: 'All or nothing. 202 with no body, as the v3 document declares; `ETag` added.' })
+  @TYPE_PARAM
+  @ORDER_ID_PARAM
+  @ApiIfMatch(true)
+  @ApiQuery({
+    name: 'ids',
+    required: true,
+    description: `The line ids, comma-separated and/or repeated; at most ${MAX_DELETE_LINE_IDS}`,
+    schema: { type: 'array', maxItems: MAX_DELETE_LINE_IDS, items: { type: 'integer', minimum: 1 } },
+    style: 'form',
+    explode: false,
+  })
+  @ApiResponse({ status: 202, description: 'Deleted', headers: ETAG_HEADER })
+  @ApiErrors('problem', 404, 412, 428)
+  @Versioned()
+  async deleteLines(
+    @CompanyId() companyId: string,
+    @Param('type') type: string,
+    @Param('orderId') orderId: string,
+    @IfMatch({ required: true }) ifMatch: IfMatchCondition,
+    @Query() query: QueryParams,
+  ): Promise<VersionedBody<undefined>> {
+    const key = orderKey(companyId, type, orderId);
+    refuseUnknownParameters(query, new Set(['ids']));
+    const order = await this.deleteOrderLines.execute(key, query.ids, ifMatch);
+    return versioned(undefined, order.version);
   }
 
   @Get(':type/:orderId/lines/:lineId')

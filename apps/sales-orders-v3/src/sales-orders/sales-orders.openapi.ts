@@ -32,6 +32,17 @@ const LINE_INPUT = {
   sortOrder: { type: 'integer' },
 };
 
+function lineInputWithout(field: keyof typeof LINE_INPUT): Partial<typeof LINE_INPUT> {
+  const { [field]: _left, ...rest } = LINE_INPUT;
+  return rest;
+}
+
+/** The v3 document's line `operation` of the line endpoints: a direction this service does not keep. */
+const LINE_DIRECTION: Schema = {
+  type: 'null',
+  description: 'The line\'s direction (Issue or Receipt) in the v3 document. Not kept by this service: only null (or absent) is accepted.',
+};
+
 /** Header fields a client may send (create and PATCH). */
 const HEADER_INPUT = {
   date: { type: ['string', 'null'], format: 'date-time' },
@@ -165,6 +176,29 @@ export const SALES_ORDER_SCHEMAS: Schemas = {
       ...HEADER_INPUT,
       lines: { type: 'array', maxItems: 10000, items: ref('SalesOrderLineChange') },
     },
+  },
+  SalesOrderLinesAdd: {
+    type: 'object',
+    description: 'POST .../lines (the v3 document\'s AddSalesOrderLinesCommand): the new lines; all or nothing.',
+    required: ['lines'],
+    properties: { lines: { type: 'array', minItems: 1, maxItems: 10000, items: ref('SalesOrderLineAdd') } },
+  },
+  SalesOrderLineAdd: {
+    type: 'object',
+    required: ['inventoryId', 'quantity', 'unitPrice'],
+    properties: { ...LINE_INPUT, operation: LINE_DIRECTION },
+  },
+  SalesOrderLinesPatch: {
+    type: 'object',
+    description: 'PATCH .../lines (the v3 document\'s PatchSalesOrderLinesCommand): every entry updates the line its lineId names; all or nothing.',
+    required: ['lines'],
+    properties: { lines: { type: 'array', minItems: 1, maxItems: 10000, items: ref('SalesOrderLinePatch') } },
+  },
+  SalesOrderLinePatch: {
+    type: 'object',
+    description: 'The fields sent change (null clears a clearable one). No inventoryId, as in the v3 document.',
+    required: ['lineId'],
+    properties: { lineId: { type: 'integer', minimum: 1 }, ...lineInputWithout('inventoryId'), operation: LINE_DIRECTION },
   },
   SalesOrderLineChange: {
     type: 'object',

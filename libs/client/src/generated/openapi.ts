@@ -80,11 +80,23 @@ export type paths = {
         /** List the lines of a sales order */
         get: operations["SalesOrders_listLines"];
         put?: never;
-        post?: never;
-        delete?: never;
+        /**
+         * Add lines to a sales order
+         * @description All or nothing. 202 with no body, as the v3 document declares; `ETag` and `Location` (the order) added.
+         */
+        post: operations["SalesOrders_addLines"];
+        /**
+         * Delete lines of a sales order
+         * @description All or nothing. 202 with no body, as the v3 document declares; `ETag` added.
+         */
+        delete: operations["SalesOrders_deleteLines"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change lines of a sales order
+         * @description Every entry updates the line its `lineId` names. All or nothing. 202 with no body, as the v3 document declares; `ETag` added.
+         */
+        patch: operations["SalesOrders_patchLines"];
         trace?: never;
     };
     "/api/v3/SalesOrders/{type}/{orderId}/lines/{lineId}": {
@@ -733,6 +745,22 @@ export type components = {
             unitPrice?: number;
             warehouseId?: string | null;
         };
+        SalesOrderLineAdd: {
+            description?: string | null;
+            discountPercent?: number | string;
+            inventoryId: string;
+            note?: string | null;
+            /** @description The line's direction (Issue or Receipt) in the v3 document. Not kept by this service: only null (or absent) is accepted. */
+            operation?: null;
+            /** @description Greater than 0 */
+            quantity: number | string;
+            /** Format: date-time */
+            requestDate?: string | null;
+            sortOrder?: number;
+            unitOfMeasure?: string | null;
+            unitPrice: number | string;
+            warehouseId?: string | null;
+        };
         /** @description `insert`: no lineId, inventoryId/quantity/unitPrice required; `update`: lineId and the fields to change; `delete`: lineId only. */
         SalesOrderLineChange: {
             description?: string | null;
@@ -771,6 +799,31 @@ export type components = {
             nextPage: string | null;
             totalCount: number;
             value: components["schemas"]["SalesOrderLine"][];
+        };
+        /** @description The fields sent change (null clears a clearable one). No inventoryId, as in the v3 document. */
+        SalesOrderLinePatch: {
+            description?: string | null;
+            discountPercent?: number | string;
+            lineId: number;
+            note?: string | null;
+            /** @description The line's direction (Issue or Receipt) in the v3 document. Not kept by this service: only null (or absent) is accepted. */
+            operation?: null;
+            /** @description Greater than 0 */
+            quantity?: number | string;
+            /** Format: date-time */
+            requestDate?: string | null;
+            sortOrder?: number;
+            unitOfMeasure?: string | null;
+            unitPrice?: number | string;
+            warehouseId?: string | null;
+        };
+        /** @description POST .../lines (the v3 document's AddSalesOrderLinesCommand): the new lines; all or nothing. */
+        SalesOrderLinesAdd: {
+            lines: components["schemas"]["SalesOrderLineAdd"][];
+        };
+        /** @description PATCH .../lines (the v3 document's PatchSalesOrderLinesCommand): every entry updates the line its lineId names; all or nothing. */
+        SalesOrderLinesPatch: {
+            lines: components["schemas"]["SalesOrderLinePatch"][];
         };
         /** @description Summary rows without `expand`; full orders with the requested parts with it. */
         SalesOrderList: {
@@ -1693,6 +1746,351 @@ export interface operations {
             };
             /** @description Not found (also when the record belongs to another company) */
             404: {
+                headers: {
+                    /** @description Id of the request, also in the logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    SalesOrders_addLines: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The ETag of the version being changed (strong), or `*`. Required: 428 without it, 412 when stale. */
+                "If-Match": string;
+                /** @description The company addressed; may be omitted when the token grants exactly one company. */
+                "ipp-company-id"?: string;
+            };
+            path: {
+                /** @description Order id (numbered per company and type) */
+                orderId: string;
+                /** @description Order type */
+                type: "SO" | "QT" | "IN" | "CM";
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SalesOrderLinesAdd"];
+            };
+        };
+        responses: {
+            /** @description Added */
+            202: {
+                headers: {
+                    /** @description Strong entity tag of the current version (send it back in If-Match) */
+                    ETag?: string;
+                    /** @description Path of the order (GET it to see the new lines) */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request: a bad parameter, header or body (every problem listed) */
+            400: {
+                headers: {
+                    /** @description Id of the request, also in the logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, expired or badly signed bearer token (`WWW-Authenticate: Bearer`) */
+            401: {
+                headers: {
+                    /** @description Id of the request, also in the logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token does not grant this company or the needed scope */
+            403: {
+                headers: {
+                    /** @description Id of the request, also in the logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also when the record belongs to another company) */
+            404: {
+                headers: {
+                    /** @description Id of the request, also in the logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description If-Match does not match the current version; nothing changed */
+            412: {
+                headers: {
+                    /** @description Id of the request, also in the logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than the limit */
+            413: {
+                headers: {
+                    /** @description Id of the request, also in the logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    /** @description Id of the request, also in the logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description If-Match is required */
+            428: {
+                headers: {
+                    /** @description Id of the request, also in the logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    SalesOrders_deleteLines: {
+        parameters: {
+            query: {
+                /** @description The line ids, comma-separated and/or repeated; at most 1000 */
+                ids: number[];
+            };
+            header: {
+                /** @description The ETag of the version being changed (strong), or `*`. Required: 428 without it, 412 when stale. */
+                "If-Match": string;
+                /** @description The company addressed; may be omitted when the token grants exactly one company. */
+                "ipp-company-id"?: string;
+            };
+            path: {
+                /** @description Order id (numbered per company and type) */
+                orderId: string;
+                /** @description Order type */
+                type: "SO" | "QT" | "IN" | "CM";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            202: {
+                headers: {
+                    /** @description Strong entity tag of the current version (send it back in If-Match) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request: a bad parameter, header or body (every problem listed) */
+            400: {
+                headers: {
+                    /** @description Id of the request, also in the logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, expired or badly signed bearer token (`WWW-Authenticate: Bearer`) */
+            401: {
+                headers: {
+                    /** @description Id of the request, also in the logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token does not grant this company or the needed scope */
+            403: {
+                headers: {
+                    /** @description Id of the request, also in the logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also when the record belongs to another company) */
+            404: {
+                headers: {
+                    /** @description Id of the request, also in the logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description If-Match does not match the current version; nothing changed */
+            412: {
+                headers: {
+                    /** @description Id of the request, also in the logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description If-Match is required */
+            428: {
+                headers: {
+                    /** @description Id of the request, also in the logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    SalesOrders_patchLines: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The ETag of the version being changed (strong), or `*`. Required: 428 without it, 412 when stale. */
+                "If-Match": string;
+                /** @description The company addressed; may be omitted when the token grants exactly one company. */
+                "ipp-company-id"?: string;
+            };
+            path: {
+                /** @description Order id (numbered per company and type) */
+                orderId: string;
+                /** @description Order type */
+                type: "SO" | "QT" | "IN" | "CM";
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SalesOrderLinesPatch"];
+            };
+        };
+        responses: {
+            /** @description Changed */
+            202: {
+                headers: {
+                    /** @description Strong entity tag of the current version (send it back in If-Match) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request: a bad parameter, header or body (every problem listed) */
+            400: {
+                headers: {
+                    /** @description Id of the request, also in the logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, expired or badly signed bearer token (`WWW-Authenticate: Bearer`) */
+            401: {
+                headers: {
+                    /** @description Id of the request, also in the logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token does not grant this company or the needed scope */
+            403: {
+                headers: {
+                    /** @description Id of the request, also in the logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also when the record belongs to another company) */
+            404: {
+                headers: {
+                    /** @description Id of the request, also in the logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description If-Match does not match the current version; nothing changed */
+            412: {
+                headers: {
+                    /** @description Id of the request, also in the logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than the limit */
+            413: {
+                headers: {
+                    /** @description Id of the request, also in the logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    /** @description Id of the request, also in the logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description If-Match is required */
+            428: {
                 headers: {
                     /** @description Id of the request, also in the logs */
                     "x-request-id"?: string;

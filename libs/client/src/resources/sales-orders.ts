@@ -1,7 +1,17 @@
 import { updateWithRetry, type ChangeFunction, type UpdateOptions } from '../concurrency/update-with-retry';
 import type { Transport } from '../http/transport';
 import { listV3, type V3ListOptions } from '../paging/v3-list';
-import type { SalesOrder, SalesOrderCreate, SalesOrderExpand, SalesOrderPatch, SalesOrderQuery, SalesOrderSummary, SalesOrderType } from '../types';
+import type {
+  SalesOrder,
+  SalesOrderCreate,
+  SalesOrderExpand,
+  SalesOrderLineAdd,
+  SalesOrderLinePatch,
+  SalesOrderPatch,
+  SalesOrderQuery,
+  SalesOrderSummary,
+  SalesOrderType,
+} from '../types';
 import { etagOf } from './etag';
 
 const PATH = '/api/v3/SalesOrders';
@@ -62,6 +72,37 @@ export class SalesOrdersApi {
       },
       options,
     );
+  }
+
+  // The line operations answer 202 with no body (as the v3 document declares) and the order's new
+  // ETag, which they return so a caller can chain writes without reading in between. `ifMatch` is
+  // the ETag the caller's decision was based on ('*' to write over any version); each operation is
+  // all or nothing on the server, so a rejected call changed nothing.
+
+  /** `POST .../lines`: adds the lines after the last one; answers the order's new ETag. */
+  async addLines(type: SalesOrderType | string, orderId: string, lines: SalesOrderLineAdd[], ifMatch: string): Promise<{ etag: string }> {
+    return this.writeLines('POST', type, orderId, { body: { lines }, headers: { 'if-match': ifMatch } });
+  }
+
+  /** `PATCH .../lines`: changes the lines each entry's `lineId` names; answers the order's new ETag. */
+  async patchLines(type: SalesOrderType | string, orderId: string, lines: SalesOrderLinePatch[], ifMatch: string): Promise<{ etag: string }> {
+    return this.writeLines('PATCH', type, orderId, { body: { lines }, headers: { 'if-match': ifMatch } });
+  }
+
+  /** `DELETE .../lines?ids=`: deletes the lines (at most 1000 per call, the server's limit); answers the order's new ETag. */
+  async deleteLines(type: SalesOrderType | string, orderId: string, lineIds: readonly number[], ifMatch: string): Promise<{ etag: string }> {
+    return this.writeLines('DELETE', type, orderId, { query: { ids: lineIds.join(',') }, headers: { 'if-match': ifMatch } });
+  }
+
+  private async writeLines(
+    method: 'POST' | 'PATCH' | 'DELETE',
+    type: string,
+    orderId: string,
+    options: { body?: unknown; query?: Record<string, string>; headers: Record<string, string> },
+  ): Promise<{ etag: string }> {
+    const path = `${this.path(type, orderId)}/lines`;
+    const response = await this.transport.request<undefined>(method, path, options);
+    return { etag: etagOf(response.headers, `${method} ${path}`) };
   }
 
   private path(type: string, orderId: string): string {

@@ -106,14 +106,10 @@ export const DISCOUNT_LIMITS = { maxIntegerDigits: 3, maxScale: 4 };
 const INVENTORY_ID = /^[^\u0000-\u001f\u007f]{1,30}$/;
 
 /**
- * The fields of one order line, every one optional here: which are required depends on where the
- * line is (a new order's line, or a PATCH insert/update/delete) and is checked by the use case.
+ * The fields of one order line except its item: what the line operation PATCH `.../lines` may
+ * change (the v3 document's PatchSalesOrderLineDto has no inventoryId).
  */
-export class LineFieldsDto {
-  @OptionalNotNull()
-  @Matches(INVENTORY_ID, { message: 'inventoryId must be 1 to 30 characters without control characters' })
-  inventoryId?: string;
-
+export class LineValuesDto {
   @OptionalNotNull()
   @IsExactDecimal(QUANTITY_LIMITS)
   @DecimalMin(0, { exclusive: true })
@@ -141,6 +137,16 @@ export class LineFieldsDto {
   @Min(0)
   @Max(2_000_000_000)
   sortOrder?: number;
+}
+
+/**
+ * The fields of one order line, every one optional here: which are required depends on where the
+ * line is (a new order's line, or a PATCH insert/update/delete) and is checked by the use case.
+ */
+export class LineFieldsDto extends LineValuesDto {
+  @OptionalNotNull()
+  @Matches(INVENTORY_ID, { message: 'inventoryId must be 1 to 30 characters without control characters' })
+  inventoryId?: string;
 }
 
 /** The header fields a PATCH may change (create adds `type` and requires `customer`). */

@@ -57,7 +57,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function requiredLineFields(line: LineFieldsDto, path: string, why: string): FieldProblem[] {
+export function requiredLineFields(line: LineFieldsDto, path: string, why: string): FieldProblem[] {
   return NEW_LINE_REQUIRED.filter((field) => line[field] === undefined).map((field) =>
     problem(`${path}.${field}`, `${field} is required ${why}`, DETAIL_CODES.required),
   );
@@ -104,7 +104,6 @@ export function patchRuleProblems(dto: PatchSalesOrderDto): FieldProblem[] {
   if (PATCH_HEADER_FIELDS.every((field) => dto[field] === undefined) && lines.length === 0) {
     problems.push(problem('body', 'must change at least one header field or line', DETAIL_CODES.required));
   }
-  const firstChange = new Map<number, number>();
   lines.forEach((entry, i) => {
     if (!isObject(entry)) return;
     const line = entry as unknown as PatchLineDto;
@@ -119,16 +118,30 @@ export function patchRuleProblems(dto: PatchSalesOrderDto): FieldProblem[] {
     if (line.operation !== 'update' && line.operation !== 'delete') return;
     if (line.lineId === undefined) {
       problems.push(problem(`${path}.lineId`, `lineId is required for ${line.operation}`, DETAIL_CODES.required));
-    } else if (Number.isInteger(line.lineId)) {
-      const earlier = firstChange.get(line.lineId);
-      if (earlier === undefined) firstChange.set(line.lineId, i);
-      else problems.push(problem(`${path}.lineId`, `line ${line.lineId} is already changed by lines[${earlier}]; send one operation per line`));
     }
     if (line.operation === 'delete') {
       for (const field of LINE_FIELDS) {
         if (line[field] !== undefined) problems.push(problem(`${path}.${field}`, `${field} must not be given with delete`));
       }
     }
+  });
+  const changedIds = lines.map((entry) => (isObject(entry) && (entry.operation === 'update' || entry.operation === 'delete') ? entry.lineId : undefined));
+  problems.push(...repeatedLineIdProblems(changedIds, PATCH_LINE_ID_FIELD, (i) => `lines[${i}]`));
+  return problems;
+}
+
+/**
+ * Each line is changed at most once per request: a second change of the same id is a problem at
+ * its place (`fieldOf(i)`), naming the first (`entryOf(first)`). Non-integers are left to the shape rules.
+ */
+export function repeatedLineIdProblems(ids: readonly unknown[], fieldOf: (i: number) => string, entryOf: (i: number) => string): FieldProblem[] {
+  const first = new Map<number, number>();
+  const problems: FieldProblem[] = [];
+  ids.forEach((id, i) => {
+    if (typeof id !== 'number' || !Number.isInteger(id)) return;
+    const earlier = first.get(id);
+    if (earlier === undefined) first.set(id, i);
+    else problems.push(problem(fieldOf(i), `line ${id} is already changed by ${entryOf(earlier)}; send one operation per line`));
   });
   return problems;
 }
@@ -148,9 +161,17 @@ export function referencedLineIds(dto: PatchSalesOrderDto): Array<{ index: numbe
   return refs;
 }
 
+/** Where the 400 names the line id of entry i of a request's line changes. */
+export type LineIdField = (index: number) => string;
+export const PATCH_LINE_ID_FIELD: LineIdField = (i) => `lines[${i}].lineId`;
+
 /** The referenced line ids that the order does not have, each at its place in `lines`. */
-export function unknownLineProblems(refs: Array<{ index: number; lineId: number }>, existing: ReadonlySet<number>): FieldProblem[] {
+export function unknownLineProblems(
+  refs: Array<{ index: number; lineId: number }>,
+  existing: ReadonlySet<number>,
+  fieldOf: LineIdField = PATCH_LINE_ID_FIELD,
+): FieldProblem[] {
   return refs
     .filter((r) => !existing.has(r.lineId))
-    .map((r) => problem(`lines[${r.index}].lineId`, `line ${r.lineId} does not exist on this order`, DETAIL_CODES.unknownReference));
+    .map((r) => problem(fieldOf(r.index), `line ${r.lineId} does not exist on this order`, DETAIL_CODES.unknownReference));
 }

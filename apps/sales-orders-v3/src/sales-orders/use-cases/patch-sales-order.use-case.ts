@@ -8,7 +8,16 @@ import type { HeaderChanges } from '../repository/header-changes';
 import { instantOf, lineChanges, lineRecord, paymentSettings } from '../repository/order-records';
 import { SalesOrderLinesRepository } from '../repository/sales-order-lines.repository';
 import { type OrderKey, SalesOrdersRepository, type WrittenOrder } from '../repository/sales-orders.repository';
-import { byField, customerIdToCheck, customerProblems, patchRuleProblems, referencedLineIds, unknownLineProblems } from '../rules/sales-order-rules';
+import {
+  byField,
+  customerIdToCheck,
+  customerProblems,
+  type LineIdField,
+  PATCH_LINE_ID_FIELD,
+  patchRuleProblems,
+  referencedLineIds,
+  unknownLineProblems,
+} from '../rules/sales-order-rules';
 import { OrderChange } from './order-change';
 
 /**
@@ -33,12 +42,21 @@ export class PatchSalesOrder {
   ) {}
 
   execute(key: OrderKey, dto: PatchSalesOrderDto, ifMatch: IfMatchCondition): Promise<WrittenOrder> {
-    const problems = [...bodyProblemsOf(dto), ...patchRuleProblems(dto)];
+    return this.apply(key, dto, ifMatch, [...bodyProblemsOf(dto), ...patchRuleProblems(dto)]);
+  }
+
+  /**
+   * The PATCH itself, for a body whose own problems the caller found: the line operations on
+   * `.../lines` turn their request into a PATCH body and come here, so their If-Match, atomicity,
+   * totals and event are exactly the PATCH's. `lineIdField` names an unknown line id in the
+   * caller's request (`ids[3]` for DELETE `?ids=`).
+   */
+  apply(key: OrderKey, dto: PatchSalesOrderDto, ifMatch: IfMatchCondition, problems: FieldProblem[], lineIdField = PATCH_LINE_ID_FIELD): Promise<WrittenOrder> {
     return this.orders.transaction(async (tx) => {
       const customerId = customerIdToCheck(dto.customer);
       const customer = customerId ? await this.customers.find(tx, key.companyId, customerId) : undefined;
       if (customerId) problems.push(...customerProblems(customerId, customer));
-      if (problems.length > 0) return this.reject(tx, key, ifMatch, dto, problems);
+      if (problems.length > 0) return this.reject(tx, key, ifMatch, dto, problems, lineIdField);
 
       const lines = dto.lines ?? [];
       const inserts = lines.filter((l) => l.operation === 'insert');
@@ -59,7 +77,7 @@ export class PatchSalesOrder {
       const { companyId } = key;
       const { internalId, lastLineId } = updated;
 
-      const lineProblems = await this.unknownLines(tx, companyId, internalId, dto);
+      const lineProblems = await this.unknownLines(tx, companyId, internalId, dto, lineIdField);
       if (lineProblems.length > 0) throw new ValidationFailedError(lineProblems);
 
       if (deletes.length > 0) await this.lines.delete(tx, companyId, internalId, deletes.map((l) => l.lineId as number));
@@ -78,18 +96,25 @@ export class PatchSalesOrder {
    * A PATCH already known to be invalid writes nothing; it still answers 404 and 412 first, then
    * adds the unknown line ids to the problems so the 400 lists everything.
    */
-  private async reject(tx: EntityManager, key: OrderKey, ifMatch: IfMatchCondition, dto: PatchSalesOrderDto, problems: FieldProblem[]): Promise<never> {
+  private async reject(
+    tx: EntityManager,
+    key: OrderKey,
+    ifMatch: IfMatchCondition,
+    dto: PatchSalesOrderDto,
+    problems: FieldProblem[],
+    lineIdField: LineIdField,
+  ): Promise<never> {
     const order = await this.orders.findState(key, tx);
     if (!order) throw new NotFoundError(`Sales order ${key.type} ${key.orderId}`);
     if (!ifMatchAllows(ifMatch, order.version)) throw new PreconditionFailedError();
-    const lineProblems = await this.unknownLines(tx, key.companyId, order.internalId, dto);
+    const lineProblems = await this.unknownLines(tx, key.companyId, order.internalId, dto, lineIdField);
     throw new ValidationFailedError([...problems, ...lineProblems].sort(byField));
   }
 
-  private async unknownLines(tx: EntityManager, companyId: string, internalId: string, dto: PatchSalesOrderDto): Promise<FieldProblem[]> {
+  private async unknownLines(tx: EntityManager, companyId: string, internalId: string, dto: PatchSalesOrderDto, lineIdField: LineIdField): Promise<FieldProblem[]> {
     const refs = referencedLineIds(dto);
     const existing = await this.lines.existingIds(tx, companyId, internalId, refs.map((r) => r.lineId));
-    return unknownLineProblems(refs, existing);
+    return unknownLineProblems(refs, existing, lineIdField);
   }
 }
 
