@@ -1,4 +1,6 @@
 import { createHmac } from 'node:crypto';
+import Ajv2020 from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
 import { Webhook } from 'standardwebhooks';
 import { startWebhookListener, type ListenedDelivery, type RunningSystem, type WebhookListener } from '@erp/dev';
 import { startTestSystem, type TestSystem } from '@erp/dev/testing';
@@ -10,6 +12,9 @@ let system: RunningSystem;
 let testSystem: TestSystem | undefined;
 let listener: WebhookListener | undefined;
 const deliveries: ListenedDelivery[] = [];
+// The order the first test creates and changes; the second changes its lines.
+let orderLocation = '';
+let orderEtag = '';
 
 async function v3Headers(company: string): Promise<Record<string, string>> {
   return { ...(await auth.headers({ company, applicationType: null })), 'content-type': 'application/json' };
@@ -68,6 +73,8 @@ describe('webhooks through the api-gateway', () => {
     });
     expect(patched.status).toBe(202);
     const version = patched.headers.get('etag')!.replace(/"/g, '');
+    orderLocation = location;
+    orderEtag = patched.headers.get('etag')!;
 
     const update = await waitFor(() => deliveries.find((d) => d.body.type === 'SALESORDER_UPDATED'), 'the SALESORDER_UPDATED delivery', 30_000);
     expect(update.verified).toBe(true);
@@ -92,5 +99,48 @@ describe('webhooks through the api-gateway', () => {
     });
     expect(log.status).toBe(200);
     expect(((await log.json()) as { value: Array<{ status: string }> }).value.some((a) => a.status === 'delivered')).toBe(true);
+  });
+
+  it('delivers a SALESORDER_UPDATED for each line operation, each valid against the published schema', async () => {
+    const base = `${system.baseUrl}${orderLocation}`;
+    let etag = orderEtag;
+    const send = async (method: string, path: string, body?: unknown) => {
+      const response = await fetch(`${base}${path}`, {
+        method,
+        headers: {
+          ...(body === undefined ? await auth.headers({ company: A, applicationType: null }) : await v3Headers(A)),
+          'if-match': etag,
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      expect({ status: response.status, body: await response.text() }).toEqual({ status: 202, body: '' });
+      etag = response.headers.get('etag')!;
+      return etag.replace(/"/g, '');
+    };
+    const versions = [
+      await send('POST', '/lines', { lines: [{ inventoryId: 'ITEM-1', quantity: 2, unitPrice: 5 }] }),
+      await send('PATCH', '/lines', { lines: [{ lineId: 2, quantity: 3 }] }),
+      await send('DELETE', '/lines?ids=2'),
+    ];
+    const updates = await waitFor(() => {
+      const found = versions.map((version) => deliveries.find((d) => d.body.type === 'SALESORDER_UPDATED' && (d.body.data as { version?: string }).version === version));
+      return found.every(Boolean) ? found : undefined;
+    }, 'a delivery per line operation', 30_000);
+
+    // The schema the publisher publishes for the type, read as a subscriber would.
+    const catalog = await fetch(`${system.baseUrl}/api/webhooks/publishers`, {
+      headers: await auth.headers({ company: A, applicationType: null, scope: 'webhooks:manage' }),
+    });
+    expect(catalog.status).toBe(200);
+    const publishers = (await catalog.json()) as { value: Array<{ eventTypes: Array<{ type: string; schema: object }> }> };
+    const schema = publishers.value.flatMap((p) => p.eventTypes).find((t) => t.type === 'SALESORDER_UPDATED')!.schema;
+    const validate = addFormats(new Ajv2020({ strict: false, allErrors: true })).compile(schema);
+    for (const update of updates) {
+      expect(update!.verified).toBe(true);
+      expect(validate(update!.body)).toBe(true);
+    }
+    // The schema does check the payload: the same body with a status no order has is refused.
+    const body = updates[0]!.body as { data: object };
+    expect(validate({ ...body, data: { ...body.data, status: 'Sleeping' } })).toBe(false);
   });
 });
