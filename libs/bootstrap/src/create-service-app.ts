@@ -228,6 +228,7 @@ export function containsNul(value: unknown): boolean {
  * as they did when they were started by one, and before the first request.
  */
 export async function listen(app: INestApplication, port: number, host: string): Promise<string> {
+  await app.init();
   await app.startAllMicroservices();
   await app.listen(port, host);
   const address = app.getHttpServer().address();
