@@ -1,5 +1,10 @@
 import { DECIMAL_INPUT, ref, type Schemas } from '@erp/openapi';
 import { CREATE_STATUSES, ORDER_STATUSES, ORDER_TYPE_CODES } from '@erp/sales-orders-queries';
+import { CreateSalesOrderDto, NewOrderLineDto } from './dto/create-sales-order.dto';
+import { CreateCustomerReferenceDto, PatchCustomerReferenceDto } from './dto/order-parts.dto';
+import { PatchSalesOrderDto } from './dto/patch-sales-order.dto';
+import { notSupportedPropertiesOf } from './dto/published-fields';
+import { AddLineDto, PatchLineEntryDto } from './dto/sales-order-lines.dto';
 
 type Schema = Schemas[string];
 const text = (maxLength?: number): Schema => ({ type: ['string', 'null'], ...(maxLength ? { maxLength } : {}) });
@@ -43,7 +48,22 @@ const LINE_DIRECTION: Schema = {
   description: 'The line\'s direction (Issue or Receipt) in the v3 document. Not kept by this service: only null (or absent) is accepted.',
 };
 
-/** Header fields a client may send (create and PATCH). */
+const NOT_KEPT: Schema = {
+  type: 'null',
+  description: 'In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400.',
+};
+
+/** The published document's properties a DTO accepts only as null (its `declareNotSupported` lists). */
+function notKept(dto: abstract new () => object): Record<string, Schema> {
+  return Object.fromEntries(notSupportedPropertiesOf(dto).map((name) => [name, NOT_KEPT]));
+}
+
+const nullable = (schema: Schema): Schema => ({ anyOf: [schema, { type: 'null' }] });
+
+/** New lines: the document's nullable unitPrice and discountPercent read null as not set. */
+const NEW_LINE_INPUT = { ...LINE_INPUT, unitPrice: nullable(DECIMAL_INPUT), discountPercent: nullable(DECIMAL_INPUT) };
+
+/** Header fields a client may send (create and PATCH); null is "not set" / "unchanged", never "clear". */
 const HEADER_INPUT = {
   date: { type: ['string', 'null'], format: 'date-time' },
   requestOn: { type: ['string', 'null'], format: 'date-time' },
@@ -158,23 +178,32 @@ export const SALES_ORDER_SCHEMAS: Schemas = {
       customer: {
         type: 'object',
         required: ['id'],
-        properties: { id: { type: 'string' }, order: text(40), refNo: text(40) },
+        properties: { id: { type: 'string' }, order: text(40), refNo: text(40), ...notKept(CreateCustomerReferenceDto) },
       },
       status: { type: ['string', 'null'], enum: [...CREATE_STATUSES, null] },
       ...HEADER_INPUT,
       date: { type: ['string', 'null'], format: 'date-time', description: 'Today (UTC) when omitted' },
-      orderLines: { type: 'array', maxItems: 10000, items: ref('SalesOrderLineCreate') },
+      orderLines: { type: ['array', 'null'], maxItems: 10000, items: ref('SalesOrderLineCreate') },
+      ...notKept(CreateSalesOrderDto),
     },
   },
-  SalesOrderLineCreate: { type: 'object', required: ['inventoryId', 'quantity', 'unitPrice'], properties: LINE_INPUT },
+  SalesOrderLineCreate: {
+    type: 'object',
+    required: ['inventoryId', 'quantity', 'unitPrice'],
+    properties: { ...NEW_LINE_INPUT, ...notKept(NewOrderLineDto), operation: LINE_DIRECTION },
+  },
   SalesOrderPatch: {
     type: 'object',
     description: 'Any header fields plus line changes; all or nothing (400 lists every problem, nothing applied).',
     properties: {
-      customer: { type: 'object', properties: { id: { type: 'string' }, order: text(40), refNo: text(40) } },
-      status: { type: 'string', enum: [...ORDER_STATUSES] },
+      customer: {
+        type: ['object', 'null'],
+        properties: { id: { type: ['string', 'null'] }, order: text(40), refNo: text(40), ...notKept(PatchCustomerReferenceDto) },
+      },
+      status: { type: ['string', 'null'], enum: [...ORDER_STATUSES, null] },
       ...HEADER_INPUT,
       lines: { type: 'array', maxItems: 10000, items: ref('SalesOrderLineChange') },
+      ...notKept(PatchSalesOrderDto),
     },
   },
   SalesOrderLinesAdd: {
@@ -186,7 +215,7 @@ export const SALES_ORDER_SCHEMAS: Schemas = {
   SalesOrderLineAdd: {
     type: 'object',
     required: ['inventoryId', 'quantity', 'unitPrice'],
-    properties: { ...LINE_INPUT, operation: LINE_DIRECTION },
+    properties: { ...NEW_LINE_INPUT, ...notKept(AddLineDto), operation: LINE_DIRECTION },
   },
   SalesOrderLinesPatch: {
     type: 'object',
@@ -196,9 +225,18 @@ export const SALES_ORDER_SCHEMAS: Schemas = {
   },
   SalesOrderLinePatch: {
     type: 'object',
-    description: 'The fields sent change (null clears a clearable one). No inventoryId, as in the v3 document.',
+    description: 'The fields sent change (null clears a text or requestDate; a null quantity, unitPrice, discountPercent or sortOrder is unchanged). No inventoryId, as in the v3 document.',
     required: ['lineId'],
-    properties: { lineId: { type: 'integer', minimum: 1 }, ...lineInputWithout('inventoryId'), operation: LINE_DIRECTION },
+    properties: {
+      lineId: { type: 'integer', minimum: 1 },
+      ...lineInputWithout('inventoryId'),
+      quantity: nullable(LINE_INPUT.quantity),
+      unitPrice: nullable(DECIMAL_INPUT),
+      discountPercent: nullable(DECIMAL_INPUT),
+      sortOrder: { type: ['integer', 'null'] },
+      ...notKept(PatchLineEntryDto),
+      operation: LINE_DIRECTION,
+    },
   },
   SalesOrderLineChange: {
     type: 'object',

@@ -694,13 +694,23 @@ export type components = {
         };
         SalesOrderCreate: {
             billing?: components["schemas"]["SalesOrderAddressAndContact"];
+            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
+            branchId?: null;
             /** Format: date-time */
             cancelBy?: string | null;
             currencyId?: string | null;
             customer: {
+                /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
+                contactId?: null;
+                /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
+                gln?: null;
                 id: string;
+                /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
+                locationId?: null;
                 order?: string | null;
                 refNo?: string | null;
+                /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
+                termsId?: null;
             };
             /**
              * Format: date-time
@@ -708,19 +718,41 @@ export type components = {
              */
             date?: string | null;
             description?: string | null;
+            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
+            financialInformation?: null;
+            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
+            freight?: null;
             note?: string | null;
-            orderLines?: components["schemas"]["SalesOrderLineCreate"][];
+            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
+            orderId?: null;
+            orderLines?: components["schemas"]["SalesOrderLineCreate"][] | null;
+            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
+            originalOrderId?: null;
+            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
+            originalOrderType?: null;
+            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
+            ownerId?: null;
             paymentSettings?: components["schemas"]["SalesOrderPaymentSettings"];
+            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
+            print?: null;
+            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
+            projectId?: null;
             /** Format: date-time */
             requestOn?: string | null;
+            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
+            salesPersonId?: null;
             shipping?: components["schemas"]["SalesOrderAddressAndContact"];
             /** @enum {string|null} */
             status?: "Open" | "Hold" | null;
+            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
+            taxZoneId?: null;
             /**
              * @description SO sales order, QT quote, IN invoice, CM credit memo
              * @enum {string}
              */
             type: "SO" | "QT" | "IN" | "CM";
+            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
+            useReplacementCostForMarginAndProfit?: null;
         };
         SalesOrderLine: {
             description?: string | null;
@@ -746,20 +778,64 @@ export type components = {
             warehouseId?: string | null;
         };
         SalesOrderLineAdd: {
+            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
+            branchId?: null;
+            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
+            commissionable?: null;
             description?: string | null;
-            discountPercent?: number | string;
+            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
+            discountAmount?: null;
+            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
+            discountCode?: null;
+            discountPercent?: (number | string) | null;
+            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
+            externalLink?: null;
+            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
+            hasManualDiscount?: null;
+            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
+            hasManualPrice?: null;
             inventoryId: string;
             note?: string | null;
             /** @description The line's direction (Issue or Receipt) in the v3 document. Not kept by this service: only null (or absent) is accepted. */
             operation?: null;
+            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
+            overshipThreshold?: null;
+            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
+            projectTaskId?: null;
+            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
+            purchaseOrderSource?: null;
             /** @description Greater than 0 */
             quantity: number | string;
+            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
+            reasonCode?: null;
             /** Format: date-time */
             requestDate?: string | null;
+            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
+            salesAccountId?: null;
+            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
+            salesPersonId?: null;
+            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
+            shipDate?: null;
+            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
+            shippingRule?: null;
             sortOrder?: number;
+            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
+            subaccount?: null;
+            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
+            supplierId?: null;
+            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
+            supplierPrice?: null;
+            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
+            taxCategoryId?: null;
+            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
+            undershipThreshold?: null;
+            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
+            unitCost?: null;
             unitOfMeasure?: string | null;
-            unitPrice: number | string;
+            unitPrice: (number | string) | null;
             warehouseId?: string | null;
+            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
+            warehouseLocationId?: null;
         };
         /** @description `insert`: no lineId, inventoryId/quantity/unitPrice required; `update`: lineId and the fields to change; `delete`: lineId only. */
         SalesOrderLineChange: {
@@ -780,18 +856,64 @@ export type components = {
             warehouseId?: string | null;
         };
         SalesOrderLineCreate: {
+            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
+            branchId?: null;
+            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
+            commissionable?: null;
             description?: string | null;
-            discountPercent?: number | string;
+            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
+            discountAmount?: null;
+            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
+            discountCode?: null;
+            discountPercent?: (number | string) | null;
+            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
+            externalLink?: null;
+            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
+            hasManualDiscount?: null;
+            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
+            hasManualPrice?: null;
             inventoryId: string;
             note?: string | null;
+            /** @description The line's direction (Issue or Receipt) in the v3 document. Not kept by this service: only null (or absent) is accepted. */
+            operation?: null;
+            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
+            overshipThreshold?: null;
+            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
+            projectTaskId?: null;
+            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
+            purchaseOrderSource?: null;
             /** @description Greater than 0 */
             quantity: number | string;
+            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
+            reasonCode?: null;
             /** Format: date-time */
             requestDate?: string | null;
+            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
+            salesAccountId?: null;
+            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
+            salesPersonId?: null;
+            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
+            shipDate?: null;
+            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
+            shippingRule?: null;
             sortOrder?: number;
+            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
+            subaccount?: null;
+            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
+            supplierId?: null;
+            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
+            supplierPrice?: null;
+            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
+            taxCategoryId?: null;
+            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
+            undershipThreshold?: null;
+            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
+            unitCost?: null;
             unitOfMeasure?: string | null;
-            unitPrice: number | string;
+            unitPrice: (number | string) | null;
             warehouseId?: string | null;
+            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
+            warehouseLocationId?: null;
         };
         /** @description A page of lines of one order */
         SalesOrderLineList: {
@@ -800,22 +922,65 @@ export type components = {
             totalCount: number;
             value: components["schemas"]["SalesOrderLine"][];
         };
-        /** @description The fields sent change (null clears a clearable one). No inventoryId, as in the v3 document. */
+        /** @description The fields sent change (null clears a text or requestDate; a null quantity, unitPrice, discountPercent or sortOrder is unchanged). No inventoryId, as in the v3 document. */
         SalesOrderLinePatch: {
+            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
+            branchId?: null;
+            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
+            commissionable?: null;
             description?: string | null;
-            discountPercent?: number | string;
+            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
+            discountAmount?: null;
+            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
+            discountCode?: null;
+            discountPercent?: (number | string) | null;
+            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
+            externalLink?: null;
+            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
+            hasManualDiscount?: null;
+            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
+            hasManualPrice?: null;
             lineId: number;
             note?: string | null;
             /** @description The line's direction (Issue or Receipt) in the v3 document. Not kept by this service: only null (or absent) is accepted. */
             operation?: null;
-            /** @description Greater than 0 */
-            quantity?: number | string;
+            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
+            overshipThreshold?: null;
+            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
+            projectTaskId?: null;
+            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
+            purchaseOrderSource?: null;
+            quantity?: (number | string) | null;
+            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
+            reasonCode?: null;
             /** Format: date-time */
             requestDate?: string | null;
-            sortOrder?: number;
+            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
+            salesAccountId?: null;
+            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
+            salesPersonId?: null;
+            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
+            shipDate?: null;
+            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
+            shippingRule?: null;
+            sortOrder?: number | null;
+            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
+            subaccount?: null;
+            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
+            supplierId?: null;
+            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
+            supplierPrice?: null;
+            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
+            taxCategoryId?: null;
+            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
+            undershipThreshold?: null;
+            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
+            unitCost?: null;
             unitOfMeasure?: string | null;
-            unitPrice?: number | string;
+            unitPrice?: (number | string) | null;
             warehouseId?: string | null;
+            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
+            warehouseLocationId?: null;
         };
         /** @description POST .../lines (the v3 document's AddSalesOrderLinesCommand): the new lines; all or nothing. */
         SalesOrderLinesAdd: {
@@ -835,25 +1000,53 @@ export type components = {
         /** @description Any header fields plus line changes; all or nothing (400 lists every problem, nothing applied). */
         SalesOrderPatch: {
             billing?: components["schemas"]["SalesOrderAddressAndContact"];
+            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
+            branchId?: null;
             /** Format: date-time */
             cancelBy?: string | null;
             currencyId?: string | null;
             customer?: {
-                id?: string;
+                /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
+                contactId?: null;
+                id?: string | null;
+                /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
+                locationId?: null;
                 order?: string | null;
                 refNo?: string | null;
-            };
+                /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
+                termsId?: null;
+            } | null;
             /** Format: date-time */
             date?: string | null;
             description?: string | null;
+            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
+            financialInformation?: null;
+            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
+            freight?: null;
             lines?: components["schemas"]["SalesOrderLineChange"][];
             note?: string | null;
+            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
+            originalOrderId?: null;
+            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
+            originalOrderType?: null;
+            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
+            ownerId?: null;
             paymentSettings?: components["schemas"]["SalesOrderPaymentSettings"];
+            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
+            print?: null;
+            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
+            projectId?: null;
             /** Format: date-time */
             requestOn?: string | null;
+            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
+            salesPersonId?: null;
             shipping?: components["schemas"]["SalesOrderAddressAndContact"];
-            /** @enum {string} */
-            status?: "Open" | "Hold" | "BackOrder" | "Completed" | "Cancelled";
+            /** @enum {string|null} */
+            status?: "Open" | "Hold" | "BackOrder" | "Completed" | "Cancelled" | null;
+            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
+            taxZoneId?: null;
+            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
+            useReplacementCostForMarginAndProfit?: null;
         };
         SalesOrderPaymentSettings: {
             method?: components["schemas"]["SalesOrderCodeDescription"];

@@ -6,15 +6,29 @@ import {
   IsExactDecimal,
   IsV3DateTime,
   OptionalNotNull,
+  OptionalNullIsAbsent,
   OptionalNullable,
   Required,
   Text,
 } from './validators';
+import { declareNotSupported } from './published-fields';
 
 /**
  * Parts shared by the create and patch bodies. Field names follow the published v3 API; each field
- * is optional unless marked Required, `null` clears a clearable field.
+ * is optional unless marked Required. Inside billing/shipping addresses and contacts `null` clears a
+ * field (documented in docs/api-conventions.md); on the order header it means "unchanged". The document's properties
+ * this service does not keep are declared with `declareNotSupported` (accepted only as null).
  */
+
+/** An object part of a body: optional, null read as absent, validated as `type`. */
+export function Part(type: () => new () => object): PropertyDecorator {
+  return (target, key) => {
+    OptionalNullIsAbsent()(target, key);
+    IsObject()(target, key);
+    ValidateNested()(target, key);
+    Type(type)(target, key);
+  };
+}
 
 /** An address as sent and as returned (the same shape both ways, so a read value can be sent back). */
 export class AddressDto {
@@ -38,20 +52,45 @@ export class ContactDto {
   @OptionalNullable() @Text(50) phone1?: string | null;
 }
 
-/** `billing` and `shipping`: on PATCH only the fields sent change (per address and contact). */
-export class AddressAndContactDto {
-  @OptionalNotNull()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => AddressDto)
-  address?: AddressDto;
+/** The patch document's address and contact also carry `overridesDefault`, which is not kept. */
+export class PatchAddressDto extends AddressDto {}
+export class PatchContactDto extends ContactDto {}
+declareNotSupported(PatchAddressDto, ['overridesDefault']);
+declareNotSupported(PatchContactDto, ['overridesDefault']);
 
-  @OptionalNotNull()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => ContactDto)
-  contact?: ContactDto;
+/** `billing` (and the base of `shipping`) of a new order. */
+export class AddressAndContactDto {
+  @Part(() => AddressDto) address?: AddressDto;
+  @Part(() => ContactDto) contact?: ContactDto;
 }
+
+/** `billing` and `shipping` of a PATCH: only the fields sent change (per address and contact). */
+export class PatchAddressAndContactDto {
+  @Part(() => PatchAddressDto) address?: PatchAddressDto;
+  @Part(() => PatchContactDto) contact?: PatchContactDto;
+}
+
+/** The document's shipping settings besides address and contact (the same on create and patch). */
+export const SHIPPING_NOT_SUPPORTED = [
+  'fobPointId',
+  'insurance',
+  'intrastatTransactionTypeId',
+  'preferredWarehouseId',
+  'priority',
+  'residentialDelivery',
+  'rule',
+  'saturdayDelivery',
+  'scheduledDate',
+  'shipSeparately',
+  'shipViaId',
+  'termsId',
+  'zoneId',
+] as const;
+
+export class ShippingDto extends AddressAndContactDto {}
+export class PatchShippingDto extends PatchAddressAndContactDto {}
+declareNotSupported(ShippingDto, SHIPPING_NOT_SUPPORTED);
+declareNotSupported(PatchShippingDto, SHIPPING_NOT_SUPPORTED);
 
 export class CodeDescriptionDto {
   @Required()
@@ -75,6 +114,7 @@ export class PaymentSettingsDto {
   @Type(() => CodeDescriptionDto)
   method?: CodeDescriptionDto | null;
 }
+declareNotSupported(PaymentSettingsDto, ['cashAccountId', 'paymentMethodId', 'paymentReference']);
 
 export const CUSTOMER_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,29}$/;
 const CUSTOMER_ID_MESSAGE = 'customer.id must be a customer number: 1 to 30 letters, digits, ".", "_" or "-"';
@@ -88,15 +128,17 @@ export class CreateCustomerReferenceDto {
   @OptionalNullable() @Text(40) order?: string | null;
   @OptionalNullable() @Text(40) refNo?: string | null;
 }
+declareNotSupported(CreateCustomerReferenceDto, ['contactId', 'gln', 'locationId', 'termsId']);
 
 export class PatchCustomerReferenceDto {
-  @OptionalNotNull()
+  @OptionalNullIsAbsent()
   @Matches(CUSTOMER_ID_PATTERN, { message: CUSTOMER_ID_MESSAGE })
   id?: string;
 
-  @OptionalNullable() @Text(40) order?: string | null;
-  @OptionalNullable() @Text(40) refNo?: string | null;
+  @OptionalNullIsAbsent() @Text(40) order?: string;
+  @OptionalNullIsAbsent() @Text(40) refNo?: string;
 }
+declareNotSupported(PatchCustomerReferenceDto, ['contactId', 'locationId', 'termsId']);
 
 /** Decimal limits of the line fields (the database columns are numeric(18,6), numeric(7,4)). */
 export const QUANTITY_LIMITS = { maxIntegerDigits: 12, maxScale: 6 };
@@ -149,33 +191,65 @@ export class LineFieldsDto extends LineValuesDto {
   inventoryId?: string;
 }
 
-/** The header fields a PATCH may change (create adds `type` and requires `customer`). */
+/**
+ * The header fields a PATCH may change (create adds `type` and requires `customer`; `billing` and
+ * `shipping` differ between the two documents' shapes, so each body declares its own). Null is
+ * "not set" / "unchanged", never "clear": generated clients send null for every field the caller
+ * did not set, and a PATCH of one field must not wipe the others.
+ */
 export class HeaderFieldsDto {
-  @OptionalNullable() @IsV3DateTime() requestOn?: string | null;
-  @OptionalNullable() @IsV3DateTime() cancelBy?: string | null;
-  @OptionalNullable() @Text(255) description?: string | null;
-  @OptionalNullable() @Text(2048) note?: string | null;
+  @OptionalNullIsAbsent() @IsV3DateTime() requestOn?: string;
+  @OptionalNullIsAbsent() @IsV3DateTime() cancelBy?: string;
+  @OptionalNullIsAbsent() @Text(255) description?: string;
+  @OptionalNullIsAbsent() @Text(2048) note?: string;
 
-  @OptionalNullable()
+  @OptionalNullIsAbsent()
   @Matches(/^[A-Z]{3}$/, { message: 'currencyId must be an ISO 4217 code such as NOK or EUR' })
-  currencyId?: string | null;
+  currencyId?: string;
 
-  @OptionalNotNull()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => AddressAndContactDto)
-  billing?: AddressAndContactDto;
-
-  @OptionalNotNull()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => AddressAndContactDto)
-  shipping?: AddressAndContactDto;
-
-  @OptionalNotNull()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => PaymentSettingsDto)
-  paymentSettings?: PaymentSettingsDto;
+  @Part(() => PaymentSettingsDto) paymentSettings?: PaymentSettingsDto;
 }
 
+/** Header properties of both the create and the patch document that this service does not keep. */
+declareNotSupported(HeaderFieldsDto, [
+  'branchId',
+  'financialInformation',
+  'freight',
+  'originalOrderId',
+  'originalOrderType',
+  'ownerId',
+  'print',
+  'projectId',
+  'salesPersonId',
+  'taxZoneId',
+  'useReplacementCostForMarginAndProfit',
+]);
+
+/**
+ * The document's line properties (new lines and line patches alike) that this service does not
+ * keep; `operation` is the line's direction and has its own message (sales-order-lines.dto.ts).
+ */
+export const LINE_NOT_SUPPORTED = [
+  'branchId',
+  'commissionable',
+  'discountAmount',
+  'discountCode',
+  'externalLink',
+  'hasManualDiscount',
+  'hasManualPrice',
+  'overshipThreshold',
+  'projectTaskId',
+  'purchaseOrderSource',
+  'reasonCode',
+  'salesAccountId',
+  'salesPersonId',
+  'shipDate',
+  'shippingRule',
+  'subaccount',
+  'supplierId',
+  'supplierPrice',
+  'taxCategoryId',
+  'undershipThreshold',
+  'unitCost',
+  'warehouseLocationId',
+] as const;

@@ -1,10 +1,10 @@
 import { Type } from 'class-transformer';
 import { CollectBodyProblems } from '@erp/errors';
 import { PG_INTEGER_MAX } from '@erp/database';
-import { ArrayMaxSize, IsArray, IsIn, IsInt, IsObject, Max, Min, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsIn, IsInt, Max, Min, ValidateNested } from 'class-validator';
 import { MAX_LINES_PER_REQUEST, ORDER_STATUSES, type OrderStatus } from '@erp/sales-orders-queries';
-import { HeaderFieldsDto, LineFieldsDto, PatchCustomerReferenceDto } from './order-parts.dto';
-import { IsV3DateTime, OptionalNotNull, Required } from './validators';
+import { HeaderFieldsDto, LineFieldsDto, Part, PatchAddressAndContactDto, PatchCustomerReferenceDto, PatchShippingDto } from './order-parts.dto';
+import { IsV3DateTime, OptionalNotNull, OptionalNullIsAbsent, Required } from './validators';
 
 export const LINE_OPERATIONS = ['insert', 'update', 'delete'] as const;
 export type LineOperation = (typeof LINE_OPERATIONS)[number];
@@ -27,18 +27,20 @@ export class PatchLineDto extends LineFieldsDto {
   lineId?: number;
 }
 
-/** PATCH /api/v3/SalesOrders/{type}/{orderId}: header fields and line changes in one body. */
+/**
+ * PATCH /api/v3/SalesOrders/{type}/{orderId}: header fields and line changes in one body. The
+ * document's header properties read null as "unchanged"; `lines` is ours and refuses null.
+ */
 @CollectBodyProblems()
 export class PatchSalesOrderDto extends HeaderFieldsDto {
-  @OptionalNotNull()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => PatchCustomerReferenceDto)
-  customer?: PatchCustomerReferenceDto;
+  @Part(() => PatchCustomerReferenceDto) customer?: PatchCustomerReferenceDto;
 
-  @OptionalNotNull() @IsV3DateTime() date?: string;
+  @OptionalNullIsAbsent() @IsV3DateTime() date?: string;
 
-  @OptionalNotNull()
+  @Part(() => PatchAddressAndContactDto) billing?: PatchAddressAndContactDto;
+  @Part(() => PatchShippingDto) shipping?: PatchShippingDto;
+
+  @OptionalNullIsAbsent()
   @IsIn(ORDER_STATUSES, { message: `status must be one of ${ORDER_STATUSES.join(', ')}` })
   status?: OrderStatus;
 

@@ -1,10 +1,11 @@
 import { Type } from 'class-transformer';
 import { CollectBodyProblems } from '@erp/errors';
 import { PG_INTEGER_MAX } from '@erp/database';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsInt, Max, Min, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsInt, Max, Min, ValidateNested } from 'class-validator';
 import { MAX_LINES_PER_REQUEST } from '@erp/sales-orders-queries';
-import { LineFieldsDto, LineValuesDto } from './order-parts.dto';
-import { OptionalNullable, Required } from './validators';
+import { LINE_NOT_SUPPORTED, LineFieldsDto, LineValuesDto } from './order-parts.dto';
+import { declareNotSupported, declareNullMeansAbsent, NotSupported } from './published-fields';
+import { Required } from './validators';
 
 /**
  * The bodies of the line operations on `.../{orderId}/lines` (the v3 document's
@@ -18,10 +19,7 @@ const OPERATION_MESSAGE =
   'operation (Issue or Receipt) is not kept by this service and must be null or absent; POST .../lines adds lines, PATCH .../lines updates them, DELETE .../lines?ids= removes them';
 
 function LineOperationNotKept(): PropertyDecorator {
-  return (target, key) => {
-    OptionalNullable()(target, key);
-    IsIn([], { message: OPERATION_MESSAGE })(target, key);
-  };
+  return NotSupported(OPERATION_MESSAGE);
 }
 
 function LinesArray(entry: () => new () => object): PropertyDecorator {
@@ -35,10 +33,16 @@ function LinesArray(entry: () => new () => object): PropertyDecorator {
   };
 }
 
-/** A new line (inventoryId, quantity and unitPrice required, checked with the body by the use case). */
+/**
+ * A new line, the document's NewSalesOrderLineDto (POST .../lines and a new order's orderLines):
+ * inventoryId, quantity and unitPrice required, checked with the body by the use case. The
+ * document's nullable unitPrice and discountPercent read null as not set; quantity is not nullable there.
+ */
 export class AddLineDto extends LineFieldsDto {
   @LineOperationNotKept() operation?: null;
 }
+declareNotSupported(AddLineDto, LINE_NOT_SUPPORTED);
+declareNullMeansAbsent(AddLineDto, ['unitPrice', 'discountPercent']);
 
 /** POST .../{orderId}/lines: `{ lines: [new line, ...] }`. */
 @CollectBodyProblems()
@@ -57,6 +61,9 @@ export class PatchLineEntryDto extends LineValuesDto {
 
   @LineOperationNotKept() operation?: null;
 }
+/** The document's PatchSalesOrderLineDto: a null quantity, price, discount or sort order leaves it unchanged. */
+declareNotSupported(PatchLineEntryDto, LINE_NOT_SUPPORTED);
+declareNullMeansAbsent(PatchLineEntryDto, ['quantity', 'unitPrice', 'discountPercent', 'sortOrder']);
 
 /** PATCH .../{orderId}/lines: `{ lines: [{ lineId, ...fields }, ...] }`, every entry an update. */
 @CollectBodyProblems()

@@ -2,6 +2,7 @@ import { applyDecorators } from '@nestjs/common';
 import { IsDefined, IsNotEmpty, IsString, MaxLength, registerDecorator, ValidateIf } from 'class-validator';
 import Decimal from 'decimal.js';
 import { parseV3DateTime } from '@erp/paging';
+import { NullMeansAbsent } from './published-fields';
 
 /**
  * Shared validation rules of the sales-order bodies. Constraint names are chosen so the shared
@@ -16,6 +17,17 @@ export function OptionalNotNull(): PropertyDecorator {
   return (target, key) => {
     ValidateIf((o: Bag) => o[key] !== undefined)(target, key);
     IsDefined({ message: `${String(key)} must not be null` })(target, key);
+  };
+}
+
+/**
+ * Optional, and `null` is read as absent ("not set" on create, "unchanged" on PATCH): clients
+ * generated from the published document send null for every property the caller did not set.
+ */
+export function OptionalNullIsAbsent(): PropertyDecorator {
+  return (target, key) => {
+    NullMeansAbsent()(target, key);
+    ValidateIf((o: Bag) => o[key] !== undefined)(target, key);
   };
 }
 

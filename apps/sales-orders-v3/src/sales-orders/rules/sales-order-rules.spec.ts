@@ -45,7 +45,10 @@ describe('PATCH line rules', () => {
   it('refuses a body that changes nothing', () => {
     expect(fields(patchRuleProblems(patch({})))).toEqual(['body']);
     expect(fields(patchRuleProblems(patch({ lines: [] })))).toEqual(['body']);
-    expect(patchRuleProblems(patch({ note: null }))).toEqual([]);
+    // null on the header is "unchanged" (generated clients send it for every field not set)
+    expect(fields(patchRuleProblems(patch({ note: null, customer: { refNo: null }, billing: null })))).toEqual(['body']);
+    expect(patchRuleProblems(patch({ note: 'x' }))).toEqual([]);
+    expect(patchRuleProblems(patch({ billing: { contact: { email: null } } }))).toEqual([]);
   });
 
   it('sends only the fields given to the bulk update, nulls included', () => {

@@ -57,6 +57,15 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/**
+ * A header field that changes nothing: absent, or a part whose every field is absent (null of a
+ * document property that is read as absent, e.g. `customer: { id: null }`). A null that clears a
+ * field (`description: null`) is a change.
+ */
+function changesNothing(value: unknown): boolean {
+  return value === undefined || (isObject(value) && Object.values(value).every(changesNothing));
+}
+
 export function requiredLineFields(line: LineFieldsDto, path: string, why: string): FieldProblem[] {
   return NEW_LINE_REQUIRED.filter((field) => line[field] === undefined).map((field) =>
     problem(`${path}.${field}`, `${field} is required ${why}`, DETAIL_CODES.required),
@@ -101,7 +110,7 @@ export function customerProblems(customerId: string, snapshot: CustomerSnapshot 
 export function patchRuleProblems(dto: PatchSalesOrderDto): FieldProblem[] {
   const problems: FieldProblem[] = [];
   const lines: unknown[] = Array.isArray(dto.lines) ? dto.lines : [];
-  if (PATCH_HEADER_FIELDS.every((field) => dto[field] === undefined) && lines.length === 0) {
+  if (PATCH_HEADER_FIELDS.every((field) => changesNothing(dto[field])) && lines.length === 0) {
     problems.push(problem('body', 'must change at least one header field or line', DETAIL_CODES.required));
   }
   lines.forEach((entry, i) => {
