@@ -47,7 +47,7 @@ export {
 } from './kafka/kafka-client';
 export { ensureTopics, type EnsureTopicsOptions } from './kafka/ensure-topics';
 export { deadLetterTopicOf, messageKeyOf, prefixedTopic, unprefixedTopic } from './kafka/topic-names';
-export { type BackoffOptions } from './kafka/backoff';
+export { type BackoffOptions } from '@erp/database';
 export { type MessagingLogger, SILENT_LOGGER } from './logger';
 
 // Nest.

@@ -1,9 +1,8 @@
 import { type DomainEvent, type EventType, validateEnvelope } from '@erp/contracts';
-import { queryRows } from '@erp/database';
 import { isTransientConnectionError } from '@erp/errors';
 import type { Consumer, EachBatchPayload, Kafka, KafkaMessage } from 'kafkajs';
 import type { DataSource, EntityManager } from 'typeorm';
-import { backoffDelay, type BackoffOptions, sleep } from '../kafka/backoff';
+import { backoffDelay, type BackoffOptions, queryRows, sleep } from '@erp/database';
 import { deadLetterTopicOf, prefixedTopic, unprefixedTopic } from '../kafka/topic-names';
 import { errorMessage, type MessagingLogger, SILENT_LOGGER } from '../logger';
 import { deadLetterHeaders, type DeadLetterSink, KafkaDeadLetterSink } from './dead-letter';
