@@ -2,6 +2,7 @@ export { isTopicName, TOPIC_NAME_PATTERN, TOPICS, type TopicName } from './topic
 export { EVENT_TYPE_PATTERN, EventEnvelope } from './envelope/event-envelope';
 export {
   createEvent,
+  describeValidationErrors,
   type EnvelopeValidation,
   type NewEventInput,
   validateEnvelope,

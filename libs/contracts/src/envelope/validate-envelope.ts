@@ -42,7 +42,7 @@ export function validateEnvelope(raw: unknown, options: ValidateEnvelopeOptions 
   }
 
   const envelope = plainToInstance(EventEnvelope, parsed);
-  const problems = describe(validateSync(envelope, { forbidUnknownValues: false }));
+  const problems = describeValidationErrors(validateSync(envelope, { forbidUnknownValues: false }));
   const type = (parsed as { type?: unknown }).type;
   if (typeof type === 'string' && !problems.some((p) => p.startsWith('type:'))) {
     if (!isEventType(type)) {
@@ -54,7 +54,7 @@ export function validateEnvelope(raw: unknown, options: ValidateEnvelopeOptions 
       const rawData = (parsed as { data?: unknown }).data;
       if (options.data !== false && rawData !== null && typeof rawData === 'object' && !Array.isArray(rawData)) {
         const data = plainToInstance(EVENT_REGISTRY[type].Data as new () => object, rawData);
-        problems.push(...describe(validateSync(data, { forbidUnknownValues: false }), 'data.'));
+        problems.push(...describeValidationErrors(validateSync(data, { forbidUnknownValues: false }), 'data.'));
         envelope.data = data;
       }
     }
@@ -91,10 +91,11 @@ export function createEvent<T extends EventType>(input: NewEventInput<T>): Domai
   } as unknown as DomainEvent<T>;
 }
 
-function describe(errors: ValidationError[], prefix = ''): string[] {
+/** class-validator's errors as `path: message` lines (`data.status: status must be one of ...`). */
+export function describeValidationErrors(errors: ValidationError[], prefix = ''): string[] {
   return errors.flatMap((error) => {
     const path = `${prefix}${error.property}`;
     const own = Object.values(error.constraints ?? {}).map((message) => `${path}: ${message}`);
-    return [...own, ...describe(error.children ?? [], `${path}.`)];
+    return [...own, ...describeValidationErrors(error.children ?? [], `${path}.`)];
   });
 }

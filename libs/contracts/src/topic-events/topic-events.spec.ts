@@ -2,6 +2,7 @@ import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { CustomerEventData } from '../events/customer/customer-event.data';
 import { SalesOrderEventData } from '../events/sales-order/sales-order-event.data';
+import { SAMPLE_EVENT_DATA } from '../testing/sample-event-data';
 import { TOPICS } from '../topics/topics';
 import { topicEventEnvelope } from './topic-event-envelope';
 import { CustomerEvent, SalesOrderEvent } from './topic-events';
@@ -13,16 +14,7 @@ const customerEvent = (overrides: Record<string, unknown> = {}, data: Record<str
   companyId: '1000001',
   subject: '10001',
   time: '2025-01-31T09:15:00.123Z',
-  data: {
-    number: '10001',
-    name: 'Acme AS',
-    status: 'Active',
-    currencyId: 'NOK',
-    version: '42',
-    lastModifiedDateTime: '2025-01-31T09:15:00.123',
-    link: '/v1/customer/10001',
-    ...data,
-  },
+  data: { ...SAMPLE_EVENT_DATA.CUSTOMER_UPDATED, ...data },
   ...overrides,
 });
 

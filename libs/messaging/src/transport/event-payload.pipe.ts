@@ -1,5 +1,6 @@
-import { type ArgumentMetadata, type ValidationError, ValidationPipe } from '@nestjs/common';
+import { type ArgumentMetadata, ValidationPipe } from '@nestjs/common';
 import { BaseRpcContext } from '@nestjs/microservices';
+import { describeValidationErrors } from '@erp/contracts';
 import { InvalidEventPayloadError } from '../consumer/invalid-event-payload.error';
 
 /**
@@ -16,7 +17,8 @@ export class EventPayloadValidationPipe extends ValidationPipe {
       whitelist: false,
       forbidUnknownValues: false,
       validationError: { target: false, value: false },
-      exceptionFactory: (errors) => new InvalidEventPayloadError(describe(errors)),
+      // The same `path: message` lines the consumer's own envelope check writes.
+      exceptionFactory: (errors) => new InvalidEventPayloadError(describeValidationErrors(errors)),
     });
   }
 
@@ -25,12 +27,4 @@ export class EventPayloadValidationPipe extends ValidationPipe {
     if (value instanceof BaseRpcContext) return value;
     return super.transform(value, metadata);
   }
-}
-
-function describe(errors: ValidationError[], prefix = ''): string[] {
-  return errors.flatMap((error) => {
-    const path = `${prefix}${error.property}`;
-    const own = Object.values(error.constraints ?? {}).map((message) => `${path}: ${message}`);
-    return [...own, ...describe(error.children ?? [], `${path}.`)];
-  });
 }
