@@ -14,7 +14,9 @@ function runMain(dir: string, env: Record<string, string>): Promise<{ code: numb
     });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+    // A hang is killed (and fails the test); six apps loading at once on a busy 2-core machine
+    // take tens of seconds, so the bound is generous.
+    const timer = setTimeout(() => child.kill('SIGKILL'), 75_000);
     child.once('exit', (code) => {
       clearTimeout(timer);
       resolve({ code, stderr });
@@ -38,7 +40,7 @@ describe('starting an app with invalid configuration', () => {
         APPS.map(async (spec) => [spec.name, await runMain(spec.dir, invalidEnv(spec))] as const),
       ),
     );
-  }, 90_000);
+  }, 120_000);
 
   it.each(APPS.map((spec) => [spec.name, spec] as const))(
     '%s exits 1 with a message naming each bad variable',

@@ -8,6 +8,7 @@ import { testTopicPrefix, TopicReader, waitUntil } from '@erp/testing';
 import { checkAttachments, checkCustomers, checkInvoices, checkOrders } from './cases/crash-checks';
 import { type OutboxEvent, outboxEvents, query, waitForQuiet } from './cases/crash-database';
 import { CrashLoad, type LoadCounts, type OpKind, pause } from './cases/crash-load';
+import { withEventFlowReport } from './support/event-flow-report';
 import { writeFigures } from './support/figures';
 import { A, FULL, type Harness, startHarness } from './support/system';
 
@@ -124,15 +125,18 @@ describe('crash: SIGKILL during load', () => {
       invoiceLines: [{ description: 'line', quantity: 1, unitPrice: 1 }],
     });
     // Uploads and orders need the owners' events to have reached attachments-v1 and sales-orders-v3.
-    await waitUntil('attachments-v1 knows the fixture owners', async () => {
-      const rows = await query<{ n: string }>(h.system.databaseUrls['attachments-v1'], `SELECT count(*)::text AS n FROM attachment_owners WHERE company_id = $1`, [A]);
-      return rows[0].n === '3';
-      // Seconds when the machine is free; minutes when another suite loads both cores (CI).
-    }, 180_000);
-    await waitUntil('sales-orders-v3 knows the fixture customers', async () => {
-      const rows = await query<{ n: string }>(h.system.databaseUrls['sales-orders-v3'], `SELECT count(*)::text AS n FROM customer_snapshots WHERE company_id = $1`, [A]);
-      return rows[0].n === '2';
-    }, 180_000);
+    // Seconds when the machine is free; minutes when another suite loads both cores (CI). A miss
+    // reports every service's outbox, consumption and last log lines: the CI log is all there is.
+    await withEventFlowReport(h, A, reader, async () => {
+      await waitUntil('attachments-v1 knows the fixture owners', async () => {
+        const rows = await query<{ n: string }>(h.system.databaseUrls['attachments-v1'], `SELECT count(*)::text AS n FROM attachment_owners WHERE company_id = $1`, [A]);
+        return rows[0].n === '3';
+      }, 180_000);
+      await waitUntil('sales-orders-v3 knows the fixture customers', async () => {
+        const rows = await query<{ n: string }>(h.system.databaseUrls['sales-orders-v3'], `SELECT count(*)::text AS n FROM customer_snapshots WHERE company_id = $1`, [A]);
+        return rows[0].n === '2';
+      }, 180_000);
+    });
     const orders: Array<{ type: string; orderId: string; etag: string }> = [];
     for (let i = 0; i < ORDER_WORKERS; i++) {
       const description = `Fixture order ${i}`;

@@ -7,6 +7,8 @@ export interface SpawnedProcess {
   child: ChildProcess;
   exited: Promise<number | null>;
   stop(signal?: NodeJS.Signals, timeoutMs?: number): Promise<void>;
+  /** The last output a `quiet` process kept (what it would print if it failed): for a test's failure report. */
+  recentOutput(): string;
 }
 
 export interface SpawnOptions {
@@ -63,6 +65,7 @@ function spawnNode(name: string, args: string[], env: NodeJS.ProcessEnv, options
   return {
     name,
     child,
+    recentOutput: () => captured.join(''),
     exited: exited.then((code) => {
       if (code !== 0 && code !== null && options.quiet) process.stderr.write(`[${name}] exited ${code}:\n${captured.join('')}`);
       return code;

@@ -33,7 +33,7 @@ export interface Harness {
 /** The whole system (every service, the gateway) as real processes on fresh test databases. */
 export async function startHarness(label: string, env: Record<string, string> = {}): Promise<Harness> {
   const { system, auth, stop } = await startTestSystem(`rel_${label}`, {
-    env: { LOG_LEVEL: 'error', LOG_REQUESTS: 'off', WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true', ...env },
+    env: { LOG_LEVEL: 'warn', LOG_REQUESTS: 'off', WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true', ...env },
   });
   const statuses: Harness['statuses'] = [];
   const call = async (path: string, init: RequestInit = {}): Promise<Response> => {
