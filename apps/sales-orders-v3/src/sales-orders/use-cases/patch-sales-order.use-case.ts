@@ -5,7 +5,7 @@ import { ifMatchAllows, type IfMatchCondition, versionsForUpdate } from '@erp/et
 import { CustomerSnapshotsService, type CustomerSnapshot } from '../../customers/customer-snapshots.service';
 import type { PatchSalesOrderDto } from '../dto/patch-sales-order.dto';
 import type { HeaderChanges } from '../repository/header-changes';
-import { instantOf, lineChanges, lineRecord, paymentSettings } from '../repository/order-records';
+import { instantOf, lineChanges, lineRecord, paymentSettings, viewColumns } from '../repository/order-records';
 import { SalesOrderLinesRepository } from '../repository/sales-order-lines.repository';
 import { type OrderKey, SalesOrdersRepository, type WrittenOrder } from '../repository/sales-orders.repository';
 import {
@@ -136,5 +136,6 @@ function headerChanges(dto: PatchSalesOrderDto, customer: CustomerSnapshot | und
     shipping: dto.shipping,
     paymentSettings: dto.paymentSettings === undefined ? undefined : paymentSettings(dto.paymentSettings),
     insertedLines,
+    ...viewColumns(dto),
   };
 }
