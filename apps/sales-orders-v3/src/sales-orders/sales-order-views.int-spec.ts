@@ -105,6 +105,17 @@ describe('sales-orders-v3 read views (.../commissions, /discounts, /tax, /rotrut
       ({ path } = await create());
     });
 
+    it('the order shows its salesperson and whether it has a ROT/RUT deduction; its lines their tax category and commissionable', async () => {
+      const order = (await (await send('GET', `${path}?expand=lines`)).json()) as { salesPerson: unknown; isRotRutDeductable: boolean; lines: unknown[] };
+      expect(order.salesPerson).toEqual({ id: 'SP01', description: null });
+      expect(order.isRotRutDeductable).toBe(true);
+      expect(order.lines).toEqual([
+        expect.objectContaining({ lineId: 1, taxCategoryId: 'GOODS', commissionable: true }),
+        expect.objectContaining({ lineId: 2, taxCategoryId: 'FOOD', commissionable: false }),
+        expect.objectContaining({ lineId: 3, taxCategoryId: 'GOODS', commissionable: true }),
+      ]);
+    });
+
     it('commissions: the percent of the commissionable lines (1405.11 x 2.5 % = 35.12775 -> 35.13)', async () => {
       expect(await view(path, 'commissions')).toEqual([{ salesPersonId: 'SP01', percent: 2.5, commissionableAmount: 1405.11, amount: 35.13 }]);
     });

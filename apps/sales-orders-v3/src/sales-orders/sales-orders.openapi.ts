@@ -302,6 +302,8 @@ export const SALES_ORDER_SCHEMAS: Schemas = {
       warehouseId: text(),
       requestDate: nullableDateTime,
       note: text(),
+      taxCategoryId: text(),
+      commissionable: { type: 'boolean' },
     },
   },
   SalesOrder: {
@@ -325,6 +327,8 @@ export const SALES_ORDER_SCHEMAS: Schemas = {
       billing: ref('SalesOrderAddressAndContact'),
       shipping: ref('SalesOrderAddressAndContact'),
       paymentSettings: ref('SalesOrderPaymentSettings'),
+      salesPerson: { type: 'object', additionalProperties: false, properties: { id: text(), description: { ...text(), description: 'Not kept: null' } } },
+      isRotRutDeductable: { type: 'boolean', description: 'Whether the order has a ROT/RUT deduction (`rotRut`)' },
       totals: {
         type: 'object',
         description: 'The v3 document\'s SalesOrderTotalsDto (the sum before discounts is orderTotal + discountTotal).',

@@ -727,6 +727,8 @@ export type components = {
              */
             date?: string;
             description?: string | null;
+            /** @description Whether the order has a ROT/RUT deduction (`rotRut`) */
+            isRotRutDeductable?: boolean;
             /**
              * Format: date-time
              * @description UTC
@@ -745,6 +747,11 @@ export type components = {
              * @example 2026-01-31T00:00:00.000Z
              */
             requestOn?: string | null;
+            salesPerson?: {
+                /** @description Not kept: null */
+                description?: string | null;
+                id?: string | null;
+            };
             shipping?: components["schemas"]["SalesOrderAddressAndContact"];
             status: {
                 cancelled?: boolean;
@@ -911,6 +918,7 @@ export type components = {
             skipDiscount?: boolean | null;
         };
         SalesOrderLine: {
+            commissionable?: boolean;
             description?: string | null;
             discountPercent?: number;
             /** @description quantity x unitPrice x (1 - discountPercent/100), rounded to cents by the server */
@@ -929,6 +937,7 @@ export type components = {
              */
             requestDate?: string | null;
             sortOrder?: number;
+            taxCategoryId?: string | null;
             unitOfMeasure?: string | null;
             unitPrice?: number;
             warehouseId?: string | null;
