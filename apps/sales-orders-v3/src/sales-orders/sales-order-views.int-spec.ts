@@ -260,6 +260,14 @@ describe('sales-orders-v3 read views (.../commissions, /discounts, /tax, /rotrut
     });
   });
 
+  it('a lone surrogate in a text kept as jsonb (view parts, billing) is a 400 naming it, not a 500', async () => {
+    const response = await send('POST', '/api/v3/SalesOrders', {
+      body: { type: 'SO', customer: { id: '10001' }, rotRut: { type: 'ROT', estate: 'a\ud800' }, shipments: [{ id: 'S\udc00', date: '2026-01-01', quantity: 1 }], billing: { address: { line1: '\ud800' } } },
+    });
+    expect(response.status).toBe(400);
+    expect(Object.keys((await problemOf(response)).errors!).sort()).toEqual(['billing.address.line1', 'rotRut.estate', 'shipments[0].id']);
+  });
+
   describe('tenancy and paths', () => {
     it.each(['commissions', 'discounts', 'tax', 'rotrut', 'shipment'])('%s: 404 for another company\'s order, the same as for an unknown one', async (name) => {
       const { path } = await create();
