@@ -260,6 +260,32 @@ describe('sales-orders-v3 read views (.../commissions, /discounts, /tax, /rotrut
     });
   });
 
+  it('a ROT/RUT distribution names lines the order has after the write: 400 otherwise, nothing written', async () => {
+    const person = { personalId: '19800101-1234', amount: 1 };
+    const created = await send('POST', '/api/v3/SalesOrders', { body: { ...FULL_ORDER, rotRut: { type: 'ROT', distribution: [{ ...person, lineId: 3 }, { ...person, lineId: 4 }] } } });
+    expect(created.status).toBe(400);
+    expect(Object.keys((await problemOf(created)).errors!)).toEqual(['rotRut.distribution[1].lineId']);
+
+    const { path, etag } = await create();
+    const orderId = path.split('/').at(-1)!;
+    const before = await orderRows(t.sql, A, 'SO', orderId);
+    const unknown = await send('PATCH', path, { ifMatch: etag, body: { rotRut: { type: 'RUT', distribution: [{ ...person, lineId: 9 }] } } });
+    expect(unknown.status).toBe(400);
+    expect((await problemOf(unknown)).errors).toEqual({ 'rotRut.distribution[0].lineId': [expect.stringMatching(/line 9 is not on this order/)] });
+    const deleted = await send('PATCH', path, { ifMatch: etag, body: { lines: [{ operation: 'delete', lineId: 3 }], rotRut: { type: 'RUT', distribution: [{ ...person, lineId: 3 }] } } });
+    expect(deleted.status).toBe(400);
+    expect(await orderRows(t.sql, A, 'SO', orderId)).toEqual(before);
+
+    // a line inserted by the same PATCH counts (it gets id 4)
+    const inserted = await send('PATCH', path, {
+      ifMatch: etag,
+      body: { lines: [{ operation: 'insert', inventoryId: 'LABOUR2', quantity: 1, unitPrice: 100 }], rotRut: { type: 'RUT', distributedAutomatically: true, distribution: [{ lineId: 4, personalId: '19800101-1234' }] } },
+    });
+    expect(inserted.status).toBe(202);
+    // 100 with no VAT (no tax category) x 50 %
+    expect(await view(path, 'rotrut')).toMatchObject({ type: 'RUT', distribution: [{ lineId: 4, amount: 50 }] });
+  });
+
   it('a lone surrogate in a text kept as jsonb (view parts, billing) is a 400 naming it, not a 500', async () => {
     const response = await send('POST', '/api/v3/SalesOrders', {
       body: { type: 'SO', customer: { id: '10001' }, rotRut: { type: 'ROT', estate: 'a\ud800' }, shipments: [{ id: 'S\udc00', date: '2026-01-01', quantity: 1 }], billing: { address: { line1: '\ud800' } } },

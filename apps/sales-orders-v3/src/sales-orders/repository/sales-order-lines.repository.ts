@@ -72,6 +72,18 @@ export class SalesOrderLinesRepository {
     return new Set(rows.map((r) => r.line_id));
   }
 
+  /** Which of `lineIds` the order (by its key) has, as the transaction sees it. */
+  async existingIdsOfOrder(tx: EntityManager, key: OrderKey, lineIds: number[]): Promise<Set<number>> {
+    if (lineIds.length === 0) return new Set();
+    const rows = await namedQuery<{ line_id: number }>(
+      tx,
+      `SELECT l.line_id FROM sales_order_lines l JOIN sales_orders o ON o.company_id = l.company_id AND o.internal_id = l.order_internal_id
+       WHERE o.company_id = :companyId AND o.order_type = :type AND o.order_id = :orderId AND l.line_id = ANY(:lineIds::int[])`,
+      { ...key, lineIds },
+    );
+    return new Set(rows.map((r) => r.line_id));
+  }
+
   async delete(tx: EntityManager, companyId: string, internalId: string, lineIds: number[]): Promise<void> {
     await namedQuery(
       tx,

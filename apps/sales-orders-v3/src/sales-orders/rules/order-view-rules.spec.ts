@@ -1,5 +1,5 @@
 import type { OrderViewFieldsDto } from '../dto/order-views.dto';
-import { orderViewProblems } from './order-view-rules';
+import { orderViewProblems, rotRutLineProblems, rotRutLineRefs } from './order-view-rules';
 
 const fields = (dto: object): string[] => orderViewProblems(dto as OrderViewFieldsDto).map((p) => p.field).sort();
 
@@ -42,5 +42,15 @@ describe('orderViewProblems', () => {
 
   it('leaves entries of the wrong shape to the DTO rules', () => {
     expect(fields({ discounts: [null, 'x'], taxes: 'x', rotRut: 'x', shipments: [1] })).toEqual([]);
+  });
+});
+
+describe('rotRutLineProblems', () => {
+  it('names each distribution entry whose line the order will not have', () => {
+    const dto = { rotRut: { type: 'ROT', distribution: [{ lineId: 1 }, { lineId: 7 }, { lineId: 0 }, { lineId: 'x' }, { lineId: 2 ** 31 }] } } as unknown as OrderViewFieldsDto;
+    const refs = rotRutLineRefs(dto);
+    expect(refs).toEqual([{ index: 0, lineId: 1 }, { index: 1, lineId: 7 }]);
+    expect(rotRutLineProblems(refs, new Set([1, 2])).map((p) => [p.field, p.code])).toEqual([['rotRut.distribution[1].lineId', '0007-UnknownReference']]);
+    expect(rotRutLineRefs({})).toEqual([]);
   });
 });

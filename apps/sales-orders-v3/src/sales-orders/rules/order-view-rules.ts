@@ -1,3 +1,4 @@
+import { isPgInteger } from '@erp/database';
 import { DETAIL_CODES, type FieldProblem } from '@erp/errors';
 import type { OrderViewFieldsDto } from '../dto/order-views.dto';
 
@@ -70,4 +71,22 @@ export function orderViewProblems(dto: OrderViewFieldsDto): FieldProblem[] {
     ...rotRutProblems(dto),
     ...repeated('shipments', entriesOf(dto.shipments), (e) => e.id, 'this shipment id'),
   ];
+}
+
+/** The line ids a body's ROT/RUT distribution names (entry index and id; ids a line column cannot hold are left to the DTO). */
+export function rotRutLineRefs(dto: OrderViewFieldsDto): Array<{ index: number; lineId: number }> {
+  const rotRut = dto.rotRut;
+  if (typeof rotRut !== 'object' || rotRut === null) return [];
+  return entriesOf(rotRut.distribution).flatMap((e, index) => (e && isPgInteger(e.lineId) && e.lineId >= 1 ? [{ index, lineId: e.lineId }] : []));
+}
+
+/** Distribution entries naming a line the order does not have once written (`lineIds`: its lines then). */
+export function rotRutLineProblems(refs: Array<{ index: number; lineId: number }>, lineIds: ReadonlySet<number>): FieldProblem[] {
+  return refs
+    .filter((r) => !lineIds.has(r.lineId))
+    .map((r) => ({
+      field: `rotRut.distribution[${r.index}].lineId`,
+      message: `line ${r.lineId} is not on this order`,
+      code: DETAIL_CODES.unknownReference,
+    }));
 }

@@ -6,7 +6,7 @@ import type { CreateSalesOrderDto } from '../dto/create-sales-order.dto';
 import type { LineFieldsDto } from '../dto/order-parts.dto';
 import { CUSTOMER_ID_PATTERN } from '../dto/order-parts.dto';
 import type { PatchLineDto, PatchSalesOrderDto } from '../dto/patch-sales-order.dto';
-import { orderViewProblems } from './order-view-rules';
+import { orderViewProblems, rotRutLineProblems, rotRutLineRefs } from './order-view-rules';
 
 /**
  * The business rules of an order body, on top of its shape (the DTOs, checked by the global
@@ -88,9 +88,12 @@ export function orderTypeProblems(type: unknown): FieldProblem[] {
 
 /** POST: a known type, the view parts' rules, and every line has inventoryId, quantity and unitPrice. */
 export function createRuleProblems(dto: CreateSalesOrderDto): FieldProblem[] {
-  const problems = [...orderTypeProblems(dto.type), ...orderViewProblems(dto)];
-  (Array.isArray(dto.orderLines) ? dto.orderLines : []).forEach((line, i) => {
-    if (isObject(line)) problems.push(...requiredLineFields(line, `orderLines[${i}]`, 'for every order line'));
+  const orderLines: unknown[] = Array.isArray(dto.orderLines) ? dto.orderLines : [];
+  // A new order's lines get the ids 1..n in the order sent.
+  const lineIds = new Set(orderLines.map((_, i) => i + 1));
+  const problems = [...orderTypeProblems(dto.type), ...orderViewProblems(dto), ...rotRutLineProblems(rotRutLineRefs(dto), lineIds)];
+  orderLines.forEach((line, i) => {
+    if (isObject(line)) problems.push(...requiredLineFields(line as LineFieldsDto, `orderLines[${i}]`, 'for every order line'));
   });
   return problems;
 }
