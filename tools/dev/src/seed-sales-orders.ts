@@ -121,7 +121,7 @@ export async function seedSalesOrders(options: SeedSalesOrdersOptions): Promise<
         headers: { ...options.headers, 'if-match': response.headers.get('etag') ?? '' },
         body: JSON.stringify({ status: later }),
       });
-      if (patched.status !== 200) throw new Error(`Seeding a sales order change failed with ${patched.status}: ${await patched.text()}`);
+      if (patched.status !== 202) throw new Error(`Seeding a sales order change failed with ${patched.status}: ${await patched.text()}`);
     }
   }
   return created;
