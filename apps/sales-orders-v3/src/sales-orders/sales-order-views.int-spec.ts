@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
-import { insertCustomerSnapshots, orderRows, startSalesOrdersTestApp, type SalesOrdersTestApp } from '../testing/sales-orders-test-app';
+import { insertCustomerSnapshots, orderRows, outboxRows, startSalesOrdersTestApp, type SalesOrdersTestApp } from '../testing/sales-orders-test-app';
 
 const A = '1000001';
 const B = '1000002';
@@ -178,11 +178,18 @@ describe('sales-orders-v3 read views (.../commissions, /discounts, /tax, /rotrut
 
   it('PATCH sets and removes view parts (null keeps the document\'s salesPersonId, "" removes it), and the views follow line changes', async () => {
     const { path, etag } = await create();
+    const events = (await outboxRows(t.sql)).length;
     const patched = await send('PATCH', path, {
       ifMatch: etag,
       body: { salesPersonId: null, commissionPercent: 10, discounts: [], taxes: [{ taxId: 'EXEMPT', taxCategoryId: 'GOODS', taxRate: 25, exemptTax: true }], rotRut: null, shipments: [] },
     });
     expect(patched.status).toBe(202);
+    // a change of view parts is an order change like any other: a new ETag and SALESORDER_UPDATED
+    expect(patched.headers.get('etag')).not.toBe(etag);
+    expect((await patched.json()) as unknown).toMatchObject({ salesPerson: { id: 'SP01' }, isRotRutDeductable: false });
+    const added = (await outboxRows(t.sql)).slice(events);
+    expect(added.map((row) => row.event_type)).toEqual(['SALESORDER_UPDATED']);
+    expect(added[0].payload.data).toMatchObject({ link: path, version: patched.headers.get('etag')!.slice(1, -1) });
     expect(await view(path, 'commissions')).toEqual([{ salesPersonId: 'SP01', percent: 10, commissionableAmount: 1405.11, amount: 140.51 }]);
     expect(await view(path, 'discounts')).toEqual([]);
     expect(await view(path, 'tax')).toMatchObject([{ taxId: 'EXEMPT', taxableAmount: 1405.11, taxAmount: 0, exemptTax: true }]);
