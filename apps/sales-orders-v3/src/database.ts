@@ -1,6 +1,7 @@
 import { MESSAGING_ENTITIES, MESSAGING_MIGRATIONS } from '@erp/messaging';
 import { CustomerSnapshotEntity } from './customers/customer-snapshot.entity';
 import { CreateSalesOrders1764100000000 } from './migrations/1764100000000-create-sales-orders';
+import { OrderViews1765300000000 } from './migrations/1765300000000-order-views';
 import { SalesOrderCounterEntity, SalesOrderEntity, SalesOrderLineEntity } from './sales-orders/sales-order.entity';
 
 /**
@@ -15,4 +16,4 @@ export const SALES_ORDERS_ENTITIES = [
   CustomerSnapshotEntity,
   ...MESSAGING_ENTITIES,
 ];
-export const SALES_ORDERS_MIGRATIONS = [...MESSAGING_MIGRATIONS, CreateSalesOrders1764100000000];
+export const SALES_ORDERS_MIGRATIONS = [...MESSAGING_MIGRATIONS, CreateSalesOrders1764100000000, OrderViews1765300000000];

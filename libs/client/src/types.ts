@@ -27,6 +27,12 @@ export type SalesOrderLine = Schemas['SalesOrderLine'];
 export type SalesOrderLineAdd = Schemas['SalesOrderLineAdd'];
 /** A line change of `PATCH .../lines`: the line `lineId` names and the fields to change. */
 export type SalesOrderLinePatch = Schemas['SalesOrderLinePatch'];
+/** The read views of an order (`GET .../commissions`, `/discounts`, `/tax`, `/rotrut`, `/shipment`), as the v3 document has them. */
+export type SalesOrderCommission = Schemas['SalesOrderCommission'];
+export type SalesOrderDiscount = Schemas['SalesOrderDiscount'];
+export type SalesOrderTax = Schemas['SalesOrderTax'];
+export type SalesOrderRotRut = Schemas['SalesOrderRotRut'];
+export type SalesOrderShipment = Schemas['SalesOrderShipment'];
 export type SalesOrderType = 'SO' | 'QT' | 'IN' | 'CM';
 export type SalesOrderExpand = 'lines' | 'customer' | 'billing' | 'shipping' | 'payment' | 'note' | 'attachments' | 'all';
 /** List query of `GET /api/v3/SalesOrders` without paging and expand (the helpers take those apart). */

@@ -59,7 +59,9 @@ const LINE_COLUMNS = `l.line_id AS "lineId",
     l.unit_of_measure AS "unitOfMeasure",
     l.warehouse_id AS "warehouseId",
     ${ts('l.request_date')} AS "requestDate",
-    l.note AS "note"`;
+    l.note AS "note",
+    l.tax_category_id AS "taxCategoryId",
+    l.commissionable AS "commissionable"`;
 
 /**
  * Every line of the order, in sort order, as the text of one JSON array (the lines are never
@@ -124,6 +126,12 @@ export function orderJson(parts: ReadonlySet<ExpandPart>): string {
   if (parts.has('billing')) head.push(['billing', 'o.billing']);
   if (parts.has('shipping')) head.push(['shipping', 'o.shipping']);
   if (parts.has('payment')) head.push(['paymentSettings', 'o.payment_settings']);
+  // The salesperson (no catalogue of salespersons: the description is unknown) and whether the
+  // order has a ROT/RUT deduction, the sources of the order's read views (sales-orders-v3).
+  head.push(
+    ['salesPerson', jsonObject([['id', 'o.sales_person_id'], ['description', 'NULL::text']])],
+    ['isRotRutDeductable', 'o.rot_rut IS NOT NULL'],
+  );
   head.push(
     [
       'totals',

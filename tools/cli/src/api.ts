@@ -30,6 +30,8 @@ export interface CliApi {
   addOrderLines(order: SalesOrderKey, lines: ApiRecord[], ifMatch: string): Promise<{ etag: string }>;
   patchOrderLines(order: SalesOrderKey, lines: ApiRecord[], ifMatch: string): Promise<{ etag: string }>;
   deleteOrderLines(order: SalesOrderKey, lineIds: number[], ifMatch: string): Promise<{ etag: string }>;
+  /** A read view of a sales order (`GET .../commissions`, `/discounts`, `/tax`, `/rotrut`, `/shipment`). */
+  orderView(order: SalesOrderKey, view: 'commissions' | 'discounts' | 'tax' | 'rotrut' | 'shipment'): Promise<unknown>;
   /** The attachment's decoded bytes as a stream, and its size when the API told it. */
   download(id: string): Promise<{ stream: Readable; size?: number }>;
 }

@@ -100,4 +100,25 @@ describe('erp CLI: sales orders (v3)', () => {
     expect(refused.stderr).toMatch(/-> 400/);
     expect((await runCli(['lines', 'delete', order, '--ids', '2'], env)).code).toBe(ExitCode.Usage);
   }, 120_000);
+
+  it('prints a read view of an order as JSON or a table; an unknown view is a usage error', async () => {
+    const response = await api('POST', '/api/v3/SalesOrders', {
+      type: 'SO',
+      customer: { id: customer },
+      orderLines: [{ inventoryId: 'ITEM-T', quantity: 3, unitPrice: '33.33', taxCategoryId: 'GOODS' }],
+      taxes: [{ taxId: 'VAT25', taxCategoryId: 'GOODS', taxRate: 25 }],
+    });
+    expect(response.status).toBe(201);
+    const { orderId } = (await response.json()) as { orderId: string };
+    const json = await runCli(['order-view', 'tax', `SO/${orderId}`], env);
+    expect(json.stderr).toBe('');
+    expect(json.code).toBe(ExitCode.Ok);
+    expect(JSON.parse(json.stdout.toString())).toEqual([expect.objectContaining({ taxId: 'VAT25', taxableAmount: 99.99, taxAmount: 25 })]);
+    const table = await runCli(['order-view', 'tax', `SO/${orderId}`, '-o', 'table'], env);
+    expect(table.stdout.toString().split('\n')[0]).toMatch(/^taxId\s+taxType\s+taxRate/);
+    expect((await runCli(['order-view', 'lines', `SO/${orderId}`], env)).code).toBe(ExitCode.Usage);
+    const missing = await runCli(['order-view', 'commissions', 'SO/999999'], env);
+    expect(missing.code).toBe(ExitCode.Client);
+    expect(missing.stderr).toMatch(/GET \/api\/v3\/SalesOrders\/SO\/999999\/commissions -> 404/);
+  }, 120_000);
 });

@@ -36,6 +36,21 @@ export function createCliApi(config: ApiConfig): CliApi {
     deleteOrderLines({ type, orderId }, lineIds, ifMatch) {
       return client.salesOrders.deleteLines(type, orderId, lineIds, ifMatch);
     },
+    orderView({ type, orderId }, view) {
+      const views = client.salesOrders;
+      switch (view) {
+        case 'commissions':
+          return views.commissions(type, orderId);
+        case 'discounts':
+          return views.discounts(type, orderId);
+        case 'tax':
+          return views.tax(type, orderId);
+        case 'rotrut':
+          return views.rotRut(type, orderId);
+        case 'shipment':
+          return views.shipments(type, orderId);
+      }
+    },
     async download(id) {
       // `open` (not `downloadStream`): a 404 or 401 arrives before any output file is created, and
       // the size (Content-Length) gives the progress bar its total.

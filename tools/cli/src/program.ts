@@ -4,6 +4,7 @@ import { listCommand } from './commands/list';
 import { exportCommand } from './commands/export';
 import { downloadCommand, uploadCommand } from './commands/attachments';
 import { deleteLinesCommand, writeLinesCommand } from './commands/lines';
+import { ORDER_VIEWS, orderViewCommand } from './commands/order-views';
 import { tokenCommand } from './commands/token';
 import { webhooksListenCommand } from './commands/webhooks';
 import type { CliApi } from './api';
@@ -127,6 +128,14 @@ export function buildProgram(deps: ProgramDeps): Command {
   preconditions(lines.command('delete').description('delete lines (at most 1000); prints the new { etag, version }'))
     .requiredOption('--ids <ids>', 'comma-separated line ids')
     .action((order: string, options) => deleteLinesCommand(context, order, options));
+
+  program
+    .command('order-view')
+    .description('print a read view of a sales order, as the API computes it')
+    .argument('<view>', ORDER_VIEWS.join(' | '))
+    .argument('<order>', 'sales order <type>/<orderId>, e.g. SO/000123')
+    .addOption(output())
+    .action((view: string, order: string, options: { output: 'json' | 'table' }) => orderViewCommand(context, view, order, options));
 
   const webhooks = program.command('webhooks').description('webhook tools');
   webhooks

@@ -73,8 +73,29 @@ export function demoOrderLines(count: number, next: () => number): Array<Record<
       discountPercent,
       unitOfMeasure,
       warehouseId: WAREHOUSES[Math.floor(next() * WAREHOUSES.length)],
+      taxCategoryId: inventoryId === 'SALMON-FR' || inventoryId === 'COFFEE-1K' ? 'FOOD' : 'STD',
     };
   });
+}
+
+/**
+ * What the read views (`.../commissions`, `/discounts`, `/tax`, `/rotrut`, `/shipment`) show for
+ * demo order i: every third order has a salesperson, Norwegian VAT (25 %, 15 % on food) on its
+ * lines' tax categories and a document discount; some a shipment, a few a ROT deduction on line 1.
+ */
+export function demoViewParts(i: number): Record<string, unknown> {
+  if (i % 3 !== 1) return {};
+  return {
+    salesPersonId: ['SP01', 'SP02', 'SP03'][i % 3],
+    commissionPercent: '3.5',
+    discounts: [{ discountId: i % 2 ? 'LOYAL5' : 'FIXED50', ...(i % 2 ? { discountPercent: 5 } : { discountAmount: '50.00' }) }],
+    taxes: [
+      { taxId: 'VAT25', taxCategoryId: 'STD', taxRate: 25 },
+      { taxId: 'VAT15', taxCategoryId: 'FOOD', taxRate: 15 },
+    ],
+    ...(i % 4 === 1 ? { shipments: [{ id: `SH-${1000 + i}`, date: `2026-04-${String(1 + (i % 28)).padStart(2, '0')}`, type: 'Issue', quantity: 1, weight: '12.5' }] } : {}),
+    ...(i % 10 === 7 ? { rotRut: { type: 'ROT', distributedAutomatically: true, estate: `Demo 1:${i}`, distribution: [{ lineId: 1, personalId: '19800101-1234' }] } } : {}),
+  };
 }
 
 async function postWhenCustomerKnown(url: string, headers: Record<string, string>, body: unknown, waitMs: number): Promise<Response> {
@@ -109,6 +130,7 @@ export async function seedSalesOrders(options: SeedSalesOrdersOptions): Promise<
       shipping: { address: { line1: `Industriveien ${1 + i}`, postalCode: '0580', city: 'Oslo', countryId: 'NO' } },
       paymentSettings: { terms: { id: '30D', description: '30 days' } },
       orderLines: demoOrderLines(lines, next),
+      ...demoViewParts(i),
     };
     const response = await postWhenCustomerKnown(`${options.baseUrl}/api/v3/SalesOrders`, options.headers, body, options.customerWaitMs ?? 60_000);
     if (response.status !== 201) throw new Error(`Seeding a sales order failed with ${response.status}: ${await response.text()}`);
@@ -121,7 +143,7 @@ export async function seedSalesOrders(options: SeedSalesOrdersOptions): Promise<
         headers: { ...options.headers, 'if-match': response.headers.get('etag') ?? '' },
         body: JSON.stringify({ status: later }),
       });
-      if (patched.status !== 200) throw new Error(`Seeding a sales order change failed with ${patched.status}: ${await patched.text()}`);
+      if (patched.status !== 202) throw new Error(`Seeding a sales order change failed with ${patched.status}: ${await patched.text()}`);
     }
   }
   return created;

@@ -53,6 +53,9 @@ export const ENDPOINTS: Endpoint[] = [
   { name: 'add order lines', method: 'POST', family: 'v3', scope: 'erp:write', path: (f) => `${so(f)}/lines`, addressesRecord: true, body: 'json', ifMatch: true, validBody: () => ({ lines: [{ inventoryId: 'X', quantity: 1, unitPrice: 1 }] }) },
   { name: 'patch order lines', method: 'PATCH', family: 'v3', scope: 'erp:write', path: (f) => `${so(f)}/lines`, addressesRecord: true, body: 'json', ifMatch: true, validBody: (f) => ({ lines: [{ lineId: f.lineId, quantity: 2 }] }) },
   { name: 'delete order lines', method: 'DELETE', family: 'v3', scope: 'erp:write', path: (f) => `${so(f)}/lines?ids=${f.lineId}`, addressesRecord: true, body: 'none', ifMatch: true },
+  ...(['commissions', 'discounts', 'tax', 'rotrut', 'shipment'] as const).map(
+    (view): Endpoint => ({ name: `get order ${view}`, method: 'GET', family: 'v3', scope: 'erp:read', path: (f) => `${so(f)}/${view}`, addressesRecord: true, body: 'none' }),
+  ),
   // webhook-publisher
   { name: 'list publishers', method: 'GET', family: 'webhooks', scope: 'webhooks:manage', path: () => '/api/webhooks/publishers', addressesRecord: false, body: 'none' },
   { name: 'list subscriptions', method: 'GET', family: 'webhooks', scope: 'webhooks:manage', path: () => '/api/webhooks/subscriptions', addressesRecord: false, body: 'none' },

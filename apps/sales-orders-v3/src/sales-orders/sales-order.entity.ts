@@ -17,6 +17,7 @@ import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, Pri
 @Index('sales_orders_search_trgm_idx', { synchronize: false })
 @Check('sales_orders_status_check', `status IN ('Open', 'Hold', 'BackOrder', 'Completed', 'Cancelled')`)
 @Check('sales_orders_type_check', `order_type IN ('SO', 'QT', 'IN', 'CM')`)
+@Check('sales_orders_commission_percent_check', `commission_percent >= 0 AND commission_percent <= 100`)
 export class SalesOrderEntity {
   @PrimaryGeneratedColumn('identity', { name: 'internal_id', type: 'bigint', generatedIdentity: 'ALWAYS' })
   internalId: string;
@@ -100,6 +101,28 @@ export class SalesOrderEntity {
 
   @Column({ type: 'bigint', default: () => `nextval('sales_order_version_seq')` })
   version: string;
+
+  /** The salesperson who earns the commission (the published document's `salesPersonId`). */
+  @Column({ name: 'sales_person_id', type: 'varchar', length: 15, nullable: true })
+  salesPersonId: string | null;
+
+  @Column({ name: 'commission_percent', type: 'numeric', precision: 7, scale: 4, nullable: true })
+  commissionPercent: string | null;
+
+  /** Document discounts: `[{ discountId, discountSequenceId, discountPercent | discountAmount, skipDiscount }]`. */
+  @Column({ type: 'jsonb', default: () => `'[]'` })
+  discounts: object;
+
+  /** Taxes: `[{ taxId, taxCategoryId, taxRate, taxType, ...flags }]`, each applied to the lines of its tax category. */
+  @Column({ type: 'jsonb', default: () => `'[]'` })
+  taxes: object;
+
+  /** The ROT/RUT deduction, or null. */
+  @Column({ name: 'rot_rut', type: 'jsonb', nullable: true })
+  rotRut: object | null;
+
+  @Column({ type: 'jsonb', default: () => `'[]'` })
+  shipments: object;
 }
 
 @Entity({ name: 'sales_order_lines' })
@@ -157,6 +180,12 @@ export class SalesOrderLineEntity {
 
   @Column({ type: 'varchar', length: 2048, nullable: true })
   note: string | null;
+
+  @Column({ name: 'tax_category_id', type: 'varchar', length: 10, nullable: true })
+  taxCategoryId: string | null;
+
+  @Column({ type: 'boolean', default: true })
+  commissionable: boolean;
 }
 
 /** The last order number given per company and order type. */

@@ -142,7 +142,7 @@ describe('sales-orders-v3 authentication and tenancy', () => {
 
   it('answers unknown paths and methods in problem+json', async () => {
     const headers = await t.headers(A);
-    await expectProblem(await t.http.request('/api/v3/SalesOrders/SO/000001/commissions', { headers }), 404, 'urn:erp:problem:route-not-found');
+    await expectProblem(await t.http.request('/api/v3/SalesOrders/SO/000001/no-such-view', { headers }), 404, 'urn:erp:problem:route-not-found');
     const put = await t.http.request('/api/v3/SalesOrders/SO/000001', { method: 'PUT', headers, body: '{}' });
     expect([404, 405]).toContain(put.status);
     expect(put.headers.get('content-type')).toMatch(/^application\/problem\+json/);

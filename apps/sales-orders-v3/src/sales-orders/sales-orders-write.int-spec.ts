@@ -135,6 +135,8 @@ describe('sales-orders-v3 create, read, update, delete', () => {
         warehouseId: null,
         requestDate: null,
         note: null,
+        taxCategoryId: null,
+        commissionable: true,
       });
       // 2.5 x 10.10 = 25.25, less 10 % = 22.725 -> 22.73 (half away from zero)
       expect(order.lines![1]).toMatchObject({ lineId: 2, quantity: 2.5, unitPrice: 10.1, discountPercent: 10, extendedPrice: 22.73 });
@@ -265,6 +267,8 @@ describe('sales-orders-v3 create, read, update, delete', () => {
         'description',
         'currencyId',
         'status',
+        'salesPerson',
+        'isRotRutDeductable',
         'totals',
         'orderQty',
         'lastModified',

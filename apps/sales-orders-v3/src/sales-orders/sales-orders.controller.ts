@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, Header, HttpCode, Param, Patch, Post, Query, Req, Res } from '@nestjs/common';
+import { applyDecorators, Body, Controller, Delete, Get, Header, HttpCode, Param, Patch, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiBody, ApiOperation, ApiParam, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
@@ -21,6 +21,7 @@ import { EXPAND_PARTS, ORDER_STATUSES, ORDER_TYPE_CODES, orderLink, refuseUnknow
 import { CreateSalesOrderDto } from './dto/create-sales-order.dto';
 import { PatchSalesOrderDto } from './dto/patch-sales-order.dto';
 import { AddSalesOrderLinesDto, PatchSalesOrderLinesDto } from './dto/sales-order-lines.dto';
+import type { OrderView } from './repository/sales-order-views.repository';
 import { MAX_DELETE_LINE_IDS } from './rules/line-operation-rules';
 import { lineIdOf, listRequest, listType, orderKey } from './sales-order-paths';
 import { AddSalesOrderLines } from './use-cases/add-sales-order-lines.use-case';
@@ -29,6 +30,7 @@ import { DeleteSalesOrder } from './use-cases/delete-sales-order.use-case';
 import { DeleteSalesOrderLines } from './use-cases/delete-sales-order-lines.use-case';
 import { GetSalesOrder } from './use-cases/get-sales-order.use-case';
 import { GetSalesOrderLine } from './use-cases/get-sales-order-line.use-case';
+import { GetSalesOrderView } from './use-cases/get-sales-order-view.use-case';
 import { ListSalesOrderLines } from './use-cases/list-sales-order-lines.use-case';
 import { ListSalesOrders } from './use-cases/list-sales-orders.use-case';
 import { PatchSalesOrder } from './use-cases/patch-sales-order.use-case';
@@ -79,6 +81,7 @@ export class SalesOrdersController {
     private readonly addOrderLines: AddSalesOrderLines,
     private readonly patchOrderLines: PatchSalesOrderLines,
     private readonly deleteOrderLines: DeleteSalesOrderLines,
+    private readonly getOrderView: GetSalesOrderView,
   ) {}
 
   // Handler names are the document's operationIds (`SalesOrders_getLine`): generated clients call
@@ -300,6 +303,61 @@ export class SalesOrdersController {
     refuseUnknownParameters(query, new Set());
     return this.getOrderLine.execute(key, id);
   }
+
+  // The read views, as the v3 document has them (a bare array, or for ROT/RUT one object); the
+  // values are computed from the order's view parts and lines when read. No query parameters.
+
+  @Get(':type/:orderId/commissions')
+  @ApiOperation({ summary: 'Get the commission of a sales order', description: 'The salesperson\'s commission on the commissionable lines; `[]` without a salesperson.' })
+  @ApiOrderView('SalesOrderCommission', true)
+  getCommissions(@CompanyId() companyId: string, @Param('type') type: string, @Param('orderId') orderId: string, @Query() query: QueryParams): Promise<string> {
+    return this.view(companyId, type, orderId, query, 'commissions');
+  }
+
+  @Get(':type/:orderId/discounts')
+  @ApiOperation({ summary: 'Get the document discounts of a sales order', description: 'Each discount with its base and the amount computed on the order\'s total after line discounts.' })
+  @ApiOrderView('SalesOrderDiscount', true)
+  getDiscounts(@CompanyId() companyId: string, @Param('type') type: string, @Param('orderId') orderId: string, @Query() query: QueryParams): Promise<string> {
+    return this.view(companyId, type, orderId, query, 'discounts');
+  }
+
+  @Get(':type/:orderId/rotrut')
+  @ApiOperation({ summary: 'Get the ROT/RUT deduction of a sales order', description: 'One object; `type` null and no distribution when the order has none.' })
+  @ApiOrderView('SalesOrderRotRut', false)
+  getRotRut(@CompanyId() companyId: string, @Param('type') type: string, @Param('orderId') orderId: string, @Query() query: QueryParams): Promise<string> {
+    return this.view(companyId, type, orderId, query, 'rotrut');
+  }
+
+  @Get(':type/:orderId/shipment')
+  @ApiOperation({ summary: 'Get the shipments of a sales order', description: 'In date order.' })
+  @ApiOrderView('SalesOrderShipment', true)
+  getShipment(@CompanyId() companyId: string, @Param('type') type: string, @Param('orderId') orderId: string, @Query() query: QueryParams): Promise<string> {
+    return this.view(companyId, type, orderId, query, 'shipment');
+  }
+
+  @Get(':type/:orderId/tax')
+  @ApiOperation({ summary: 'Get the taxes of a sales order', description: 'One entry per tax: its taxable amount (the lines of its tax category less their share of document discounts) and tax.' })
+  @ApiOrderView('SalesOrderTax', true)
+  getTax(@CompanyId() companyId: string, @Param('type') type: string, @Param('orderId') orderId: string, @Query() query: QueryParams): Promise<string> {
+    return this.view(companyId, type, orderId, query, 'tax');
+  }
+
+  private view(companyId: string, type: string, orderId: string, query: QueryParams, view: OrderView): Promise<string> {
+    const key = orderKey(companyId, type, orderId);
+    refuseUnknownParameters(query, new Set());
+    return this.getOrderView.execute(key, view);
+  }
+}
+
+/** The path, answer and content type of a read view (`list`: an array of `schema`, as the v3 document has it). */
+function ApiOrderView(schema: string, list: boolean): MethodDecorator {
+  return applyDecorators(
+    TYPE_PARAM,
+    ORDER_ID_PARAM,
+    ApiJsonResponse(200, list ? `The ${schema} entries of the order` : `The ${schema} of the order`, list ? { type: 'array', items: ref(schema) } : schema),
+    ApiErrors('problem', 404),
+    Header('content-type', JSON_TYPE),
+  );
 }
 
 function sendStream(reply: FastifyReply, body: Readable): void {

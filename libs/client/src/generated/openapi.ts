@@ -70,6 +70,46 @@ export type paths = {
         patch: operations["SalesOrders_patch"];
         trace?: never;
     };
+    "/api/v3/SalesOrders/{type}/{orderId}/commissions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the commission of a sales order
+         * @description The salesperson's commission on the commissionable lines; `[]` without a salesperson.
+         */
+        get: operations["SalesOrders_getCommissions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v3/SalesOrders/{type}/{orderId}/discounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the document discounts of a sales order
+         * @description Each discount with its base and the amount computed on the order's total after line discounts.
+         */
+        get: operations["SalesOrders_getDiscounts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v3/SalesOrders/{type}/{orderId}/lines": {
         parameters: {
             query?: never;
@@ -108,6 +148,66 @@ export type paths = {
         };
         /** Get one line of a sales order */
         get: operations["SalesOrders_getLine"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v3/SalesOrders/{type}/{orderId}/rotrut": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the ROT/RUT deduction of a sales order
+         * @description One object; `type` null and no distribution when the order has none.
+         */
+        get: operations["SalesOrders_getRotRut"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v3/SalesOrders/{type}/{orderId}/shipment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the shipments of a sales order
+         * @description In date order.
+         */
+        get: operations["SalesOrders_getShipment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v3/SalesOrders/{type}/{orderId}/tax": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the taxes of a sales order
+         * @description One entry per tax: its taxable amount (the lines of its tax category less their share of document discounts) and tax.
+         */
+        get: operations["SalesOrders_getTax"];
         put?: never;
         post?: never;
         delete?: never;
@@ -627,6 +727,8 @@ export type components = {
              */
             date?: string;
             description?: string | null;
+            /** @description Whether the order has a ROT/RUT deduction (`rotRut`) */
+            isRotRutDeductable?: boolean;
             /**
              * Format: date-time
              * @description UTC
@@ -645,6 +747,11 @@ export type components = {
              * @example 2026-01-31T00:00:00.000Z
              */
             requestOn?: string | null;
+            salesPerson?: {
+                /** @description Not kept: null */
+                description?: string | null;
+                id?: string | null;
+            };
             shipping?: components["schemas"]["SalesOrderAddressAndContact"];
             status: {
                 cancelled?: boolean;
@@ -685,6 +792,19 @@ export type components = {
             description?: string | null;
             id: string;
         } | null;
+        SalesOrderCodeDescriptionPair: {
+            description?: string | null;
+            id?: string | null;
+        };
+        SalesOrderCommission: {
+            /** @description The commission: commissionableAmount x percent / 100, rounded to cents */
+            amount?: number | null;
+            /** @description The extended prices of the commissionable lines */
+            commissionableAmount?: number | null;
+            /** @description The commission percent */
+            percent?: number | null;
+            salesPersonId?: string | null;
+        };
         SalesOrderContact: {
             attention?: string | null;
             /** Format: email */
@@ -698,6 +818,8 @@ export type components = {
             branchId?: null;
             /** Format: date-time */
             cancelBy?: string | null;
+            /** @description Extension: the salesperson's commission, percent (0 to 100) of the commissionable lines; null clears it */
+            commissionPercent?: (number | string) | null;
             currencyId?: string | null;
             customer: {
                 /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
@@ -718,6 +840,8 @@ export type components = {
              */
             date?: string | null;
             description?: string | null;
+            /** @description Extension: the document discounts, replaced whole; [] removes them */
+            discounts?: components["schemas"]["SalesOrderDiscountInput"][];
             /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
             financialInformation?: null;
             /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
@@ -739,11 +863,17 @@ export type components = {
             projectId?: null;
             /** Format: date-time */
             requestOn?: string | null;
-            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
-            salesPersonId?: null;
+            /** @description Extension: the ROT/RUT deduction, replaced whole; null removes it */
+            rotRut?: components["schemas"]["SalesOrderRotRutInput"] | null;
+            /** @description The salesperson who earns the commission; "" removes it */
+            salesPersonId?: string | null;
+            /** @description Extension: the shipments, replaced whole; [] removes them */
+            shipments?: components["schemas"]["SalesOrderShipmentInput"][];
             shipping?: components["schemas"]["SalesOrderAddressAndContact"];
             /** @enum {string|null} */
             status?: "Open" | "Hold" | null;
+            /** @description Extension: the taxes, replaced whole; [] removes them */
+            taxes?: components["schemas"]["SalesOrderTaxInput"][];
             /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
             taxZoneId?: null;
             /**
@@ -754,7 +884,41 @@ export type components = {
             /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
             useReplacementCostForMarginAndProfit?: null;
         };
+        SalesOrderDiscount: {
+            /** @description The order total after line discounts */
+            discountableAmount?: number | null;
+            /** @description The order quantity */
+            discountableQuantity?: number | null;
+            /** @description discountableAmount x discountPercent / 100 rounded to cents, or the amount set */
+            discountAmount?: number | null;
+            discountId?: string | null;
+            /** @description The percent, for a percent discount */
+            discountPercent?: number | null;
+            discountSequenceId?: string | null;
+            freeItem?: components["schemas"]["SalesOrderCodeDescriptionPair"];
+            /** @description Not kept: null */
+            freeItemQuantity?: number | null;
+            /** @description Always true: discounts are set on the order */
+            isManual?: boolean;
+            /** @description The discount's place on the order, from 1 */
+            manualOrderIndex?: number;
+            /** @description Kept on the order but not applied */
+            skipDiscount?: boolean;
+            /** @description Document */
+            type?: string | null;
+        };
+        /** @description A document discount: discountPercent or discountAmount, exactly one. */
+        SalesOrderDiscountInput: {
+            /** @description At least 0, at most 2 decimals */
+            discountAmount?: (number | string) | null;
+            discountId: string;
+            /** @description 0 to 100 */
+            discountPercent?: (number | string) | null;
+            discountSequenceId?: string | null;
+            skipDiscount?: boolean | null;
+        };
         SalesOrderLine: {
+            commissionable?: boolean;
             description?: string | null;
             discountPercent?: number;
             /** @description quantity x unitPrice x (1 - discountPercent/100), rounded to cents by the server */
@@ -773,6 +937,7 @@ export type components = {
              */
             requestDate?: string | null;
             sortOrder?: number;
+            taxCategoryId?: string | null;
             unitOfMeasure?: string | null;
             unitPrice?: number;
             warehouseId?: string | null;
@@ -780,8 +945,8 @@ export type components = {
         SalesOrderLineAdd: {
             /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
             branchId?: null;
-            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
-            commissionable?: null;
+            /** @description Whether the line earns the salesperson's commission (default true) */
+            commissionable?: boolean | null;
             description?: string | null;
             /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
             discountAmount?: null;
@@ -825,8 +990,8 @@ export type components = {
             supplierId?: null;
             /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
             supplierPrice?: null;
-            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
-            taxCategoryId?: null;
+            /** @description The tax category whose taxes (the order's `taxes`) apply to the line */
+            taxCategoryId?: string | null;
             /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
             undershipThreshold?: null;
             /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
@@ -839,6 +1004,8 @@ export type components = {
         };
         /** @description `insert`: no lineId, inventoryId/quantity/unitPrice required; `update`: lineId and the fields to change; `delete`: lineId only. */
         SalesOrderLineChange: {
+            /** @description Whether the line earns the salesperson's commission (default true) */
+            commissionable?: boolean | null;
             description?: string | null;
             discountPercent?: number | string;
             inventoryId?: string;
@@ -851,6 +1018,8 @@ export type components = {
             /** Format: date-time */
             requestDate?: string | null;
             sortOrder?: number;
+            /** @description The tax category whose taxes (the order's `taxes`) apply to the line */
+            taxCategoryId?: string | null;
             unitOfMeasure?: string | null;
             unitPrice?: number | string;
             warehouseId?: string | null;
@@ -858,8 +1027,8 @@ export type components = {
         SalesOrderLineCreate: {
             /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
             branchId?: null;
-            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
-            commissionable?: null;
+            /** @description Whether the line earns the salesperson's commission (default true) */
+            commissionable?: boolean | null;
             description?: string | null;
             /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
             discountAmount?: null;
@@ -903,8 +1072,8 @@ export type components = {
             supplierId?: null;
             /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
             supplierPrice?: null;
-            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
-            taxCategoryId?: null;
+            /** @description The tax category whose taxes (the order's `taxes`) apply to the line */
+            taxCategoryId?: string | null;
             /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
             undershipThreshold?: null;
             /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
@@ -926,8 +1095,8 @@ export type components = {
         SalesOrderLinePatch: {
             /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
             branchId?: null;
-            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
-            commissionable?: null;
+            /** @description Whether the line earns the salesperson's commission (default true) */
+            commissionable?: boolean | null;
             description?: string | null;
             /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
             discountAmount?: null;
@@ -970,8 +1139,8 @@ export type components = {
             supplierId?: null;
             /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
             supplierPrice?: null;
-            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
-            taxCategoryId?: null;
+            /** @description The tax category whose taxes (the order's `taxes`) apply to the line */
+            taxCategoryId?: string | null;
             /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
             undershipThreshold?: null;
             /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
@@ -1004,6 +1173,8 @@ export type components = {
             branchId?: null;
             /** Format: date-time */
             cancelBy?: string | null;
+            /** @description Extension: the salesperson's commission, percent (0 to 100) of the commissionable lines; null clears it */
+            commissionPercent?: (number | string) | null;
             currencyId?: string | null;
             customer?: {
                 /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
@@ -1019,6 +1190,8 @@ export type components = {
             /** Format: date-time */
             date?: string | null;
             description?: string | null;
+            /** @description Extension: the document discounts, replaced whole; [] removes them */
+            discounts?: components["schemas"]["SalesOrderDiscountInput"][];
             /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
             financialInformation?: null;
             /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
@@ -1038,11 +1211,17 @@ export type components = {
             projectId?: null;
             /** Format: date-time */
             requestOn?: string | null;
-            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
-            salesPersonId?: null;
+            /** @description Extension: the ROT/RUT deduction, replaced whole; null removes it */
+            rotRut?: components["schemas"]["SalesOrderRotRutInput"] | null;
+            /** @description The salesperson who earns the commission; "" removes it */
+            salesPersonId?: string | null;
+            /** @description Extension: the shipments, replaced whole; [] removes them */
+            shipments?: components["schemas"]["SalesOrderShipmentInput"][];
             shipping?: components["schemas"]["SalesOrderAddressAndContact"];
             /** @enum {string|null} */
             status?: "Open" | "Hold" | "BackOrder" | "Completed" | "Cancelled" | null;
+            /** @description Extension: the taxes, replaced whole; [] removes them */
+            taxes?: components["schemas"]["SalesOrderTaxInput"][];
             /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
             taxZoneId?: null;
             /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
@@ -1052,6 +1231,73 @@ export type components = {
             method?: components["schemas"]["SalesOrderCodeDescription"];
             terms?: components["schemas"]["SalesOrderCodeDescription"];
         } | null;
+        SalesOrderRotRut: {
+            appartment?: string | null;
+            /** @description Whether the amounts are computed (ROT 30 %, RUT 50 % of the line including VAT, split equally) */
+            distributedAutomatically?: boolean;
+            distribution?: components["schemas"]["SalesOrderRotRutDistribution"][] | null;
+            estate?: string | null;
+            organizationNumber?: string | null;
+            /** @description ROT or RUT; null when the order has no deduction */
+            type?: string | null;
+        };
+        SalesOrderRotRutDistribution: {
+            /** @description The person's deduction on the line (computed when distributedAutomatically) */
+            amount?: number | null;
+            extra?: boolean | null;
+            lineId?: number;
+            personalId?: string | null;
+        };
+        SalesOrderRotRutInput: {
+            appartment?: string | null;
+            /** @description true: the amounts are computed and must not be sent */
+            distributedAutomatically?: boolean | null;
+            distribution?: {
+                /** @description Required unless distributedAutomatically */
+                amount?: (number | string) | null;
+                extra?: boolean | null;
+                lineId: number;
+                personalId: string;
+            }[] | null;
+            estate?: string | null;
+            organizationNumber?: string | null;
+            /** @enum {string} */
+            type: "ROT" | "RUT";
+        };
+        SalesOrderShipment: {
+            /**
+             * Format: date-time
+             * @description UTC
+             * @example 2026-01-31T00:00:00.000Z
+             */
+            date?: string;
+            id?: string | null;
+            inventoryDocumentType?: string | null;
+            inventoryReferenceId?: string | null;
+            invoiceId?: string | null;
+            invoiceType?: string | null;
+            quantity?: number;
+            type?: string | null;
+            volume?: number;
+            weight?: number;
+        };
+        SalesOrderShipmentInput: {
+            /** Format: date-time */
+            date: string;
+            /** @description Unique on the order */
+            id: string;
+            inventoryDocumentType?: string | null;
+            inventoryReferenceId?: string | null;
+            invoiceId?: string | null;
+            invoiceType?: string | null;
+            /** @description Greater than 0 */
+            quantity: number | string;
+            type?: string | null;
+            /** @description 0 when not set */
+            volume?: (number | string) | null;
+            /** @description 0 when not set */
+            weight?: (number | string) | null;
+        };
         /** @description A list item without `expand`. */
         SalesOrderSummary: {
             currency?: string | null;
@@ -1088,6 +1334,46 @@ export type components = {
              * @enum {string}
              */
             type?: "SO" | "QT" | "IN" | "CM";
+        };
+        SalesOrderTax: {
+            /** @description The tax is exempt: its amount is 0 */
+            exemptTax?: boolean;
+            /** @description The taxable amount counts in the order's taxable total */
+            includeInTaxable?: boolean;
+            /** @description Pending tax */
+            isPendingTax?: boolean;
+            /** @description Reverse charge */
+            isReverseTax?: boolean;
+            /** @description Statistical tax */
+            isStatisticalTax?: boolean;
+            /** @description The extended prices of the lines of the tax's category less their share of the document discounts */
+            taxableAmount?: number | null;
+            /** @description taxableAmount x taxRate / 100, rounded to cents */
+            taxAmount?: number | null;
+            taxId?: string | null;
+            /** @description Percent */
+            taxRate?: number | null;
+            /** @enum {string|null} */
+            taxType?: "Sales" | "Use" | "VAT" | "Withholding" | null;
+        };
+        SalesOrderTaxInput: {
+            exemptTax?: boolean | null;
+            /** @description true when not set */
+            includeInTaxable?: boolean | null;
+            isPendingTax?: boolean | null;
+            isReverseTax?: boolean | null;
+            isStatisticalTax?: boolean | null;
+            /** @description The lines it applies to */
+            taxCategoryId: string;
+            /** @description Unique on the order */
+            taxId: string;
+            /** @description Percent, 0 to 100 */
+            taxRate: number | string;
+            /**
+             * @description VAT when not set
+             * @enum {string|null}
+             */
+            taxType?: "Sales" | "Use" | "VAT" | "Withholding" | null;
         };
         SecretRotated: {
             /** Format: uuid */
@@ -1873,6 +2159,150 @@ export interface operations {
             };
         };
     };
+    SalesOrders_getCommissions: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company addressed; may be omitted when the token grants exactly one company. */
+                "ipp-company-id"?: string;
+            };
+            path: {
+                /** @description Order id (numbered per company and type) */
+                orderId: string;
+                /** @description Order type */
+                type: "SO" | "QT" | "IN" | "CM";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The SalesOrderCommission entries of the order */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SalesOrderCommission"][];
+                };
+            };
+            /** @description Invalid request: a bad parameter, header or body (every problem listed) */
+            400: {
+                headers: {
+                    /** @description Id of the request, also in the logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, expired or badly signed bearer token (`WWW-Authenticate: Bearer`) */
+            401: {
+                headers: {
+                    /** @description Id of the request, also in the logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token does not grant this company or the needed scope */
+            403: {
+                headers: {
+                    /** @description Id of the request, also in the logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also when the record belongs to another company) */
+            404: {
+                headers: {
+                    /** @description Id of the request, also in the logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    SalesOrders_getDiscounts: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company addressed; may be omitted when the token grants exactly one company. */
+                "ipp-company-id"?: string;
+            };
+            path: {
+                /** @description Order id (numbered per company and type) */
+                orderId: string;
+                /** @description Order type */
+                type: "SO" | "QT" | "IN" | "CM";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The SalesOrderDiscount entries of the order */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SalesOrderDiscount"][];
+                };
+            };
+            /** @description Invalid request: a bad parameter, header or body (every problem listed) */
+            400: {
+                headers: {
+                    /** @description Id of the request, also in the logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, expired or badly signed bearer token (`WWW-Authenticate: Bearer`) */
+            401: {
+                headers: {
+                    /** @description Id of the request, also in the logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token does not grant this company or the needed scope */
+            403: {
+                headers: {
+                    /** @description Id of the request, also in the logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also when the record belongs to another company) */
+            404: {
+                headers: {
+                    /** @description Id of the request, also in the logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     SalesOrders_listLines: {
         parameters: {
             query?: {
@@ -2320,6 +2750,222 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SalesOrderLine"];
+                };
+            };
+            /** @description Invalid request: a bad parameter, header or body (every problem listed) */
+            400: {
+                headers: {
+                    /** @description Id of the request, also in the logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, expired or badly signed bearer token (`WWW-Authenticate: Bearer`) */
+            401: {
+                headers: {
+                    /** @description Id of the request, also in the logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token does not grant this company or the needed scope */
+            403: {
+                headers: {
+                    /** @description Id of the request, also in the logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also when the record belongs to another company) */
+            404: {
+                headers: {
+                    /** @description Id of the request, also in the logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    SalesOrders_getRotRut: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company addressed; may be omitted when the token grants exactly one company. */
+                "ipp-company-id"?: string;
+            };
+            path: {
+                /** @description Order id (numbered per company and type) */
+                orderId: string;
+                /** @description Order type */
+                type: "SO" | "QT" | "IN" | "CM";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The SalesOrderRotRut of the order */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SalesOrderRotRut"];
+                };
+            };
+            /** @description Invalid request: a bad parameter, header or body (every problem listed) */
+            400: {
+                headers: {
+                    /** @description Id of the request, also in the logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, expired or badly signed bearer token (`WWW-Authenticate: Bearer`) */
+            401: {
+                headers: {
+                    /** @description Id of the request, also in the logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token does not grant this company or the needed scope */
+            403: {
+                headers: {
+                    /** @description Id of the request, also in the logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also when the record belongs to another company) */
+            404: {
+                headers: {
+                    /** @description Id of the request, also in the logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    SalesOrders_getShipment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company addressed; may be omitted when the token grants exactly one company. */
+                "ipp-company-id"?: string;
+            };
+            path: {
+                /** @description Order id (numbered per company and type) */
+                orderId: string;
+                /** @description Order type */
+                type: "SO" | "QT" | "IN" | "CM";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The SalesOrderShipment entries of the order */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SalesOrderShipment"][];
+                };
+            };
+            /** @description Invalid request: a bad parameter, header or body (every problem listed) */
+            400: {
+                headers: {
+                    /** @description Id of the request, also in the logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, expired or badly signed bearer token (`WWW-Authenticate: Bearer`) */
+            401: {
+                headers: {
+                    /** @description Id of the request, also in the logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token does not grant this company or the needed scope */
+            403: {
+                headers: {
+                    /** @description Id of the request, also in the logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also when the record belongs to another company) */
+            404: {
+                headers: {
+                    /** @description Id of the request, also in the logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    SalesOrders_getTax: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company addressed; may be omitted when the token grants exactly one company. */
+                "ipp-company-id"?: string;
+            };
+            path: {
+                /** @description Order id (numbered per company and type) */
+                orderId: string;
+                /** @description Order type */
+                type: "SO" | "QT" | "IN" | "CM";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The SalesOrderTax entries of the order */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SalesOrderTax"][];
                 };
             };
             /** @description Invalid request: a bad parameter, header or body (every problem listed) */

@@ -58,3 +58,26 @@ describe('sales order line operations', () => {
     await expect(client.salesOrders.addLines('SO', '000123', [], '"1"')).rejects.toThrow(/no ETag/);
   });
 });
+
+describe('sales order read views', () => {
+  const json = (body: unknown) => () => new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
+
+  it.each([
+    ['commissions', 'commissions'],
+    ['discounts', 'discounts'],
+    ['tax', 'tax'],
+    ['rotRut', 'rotrut'],
+    ['shipments', 'shipment'],
+  ] as const)('%s GETs .../%s and answers the body', async (method, path) => {
+    const { client, calls } = clientAnswering(json([{ taxId: 'VAT25' }]));
+    expect(await client.salesOrders[method]('SO', '000 1')).toEqual([{ taxId: 'VAT25' }]);
+    expect(calls[0].method).toBe('GET');
+    expect(calls[0].url.pathname).toBe(`/api/v3/SalesOrders/SO/000%201/${path}`);
+  });
+
+  it('another company\'s or an unknown order is an ErpApiError 404', async () => {
+    const problem = { type: 'urn:erp:problem:not-found', title: 'Not Found', status: 404 };
+    const { client } = clientAnswering(() => new Response(JSON.stringify(problem), { status: 404, headers: { 'content-type': 'application/problem+json' } }));
+    await expect(client.salesOrders.tax('SO', '000123')).rejects.toMatchObject({ status: 404 });
+  });
+});

@@ -3,13 +3,18 @@ import type { Transport } from '../http/transport';
 import { listV3, type V3ListOptions } from '../paging/v3-list';
 import type {
   SalesOrder,
+  SalesOrderCommission,
   SalesOrderCreate,
+  SalesOrderDiscount,
   SalesOrderExpand,
   SalesOrderLineAdd,
   SalesOrderLinePatch,
   SalesOrderPatch,
   SalesOrderQuery,
+  SalesOrderRotRut,
+  SalesOrderShipment,
   SalesOrderSummary,
+  SalesOrderTax,
   SalesOrderType,
 } from '../types';
 import { etagOf } from './etag';
@@ -92,6 +97,37 @@ export class SalesOrdersApi {
   /** `DELETE .../lines?ids=`: deletes the lines (at most 1000 per call, the server's limit); answers the order's new ETag. */
   async deleteLines(type: SalesOrderType | string, orderId: string, lineIds: readonly number[], ifMatch: string): Promise<{ etag: string }> {
     return this.writeLines('DELETE', type, orderId, { query: { ids: lineIds.join(',') }, headers: { 'if-match': ifMatch } });
+  }
+
+  // The read views, computed by the server from the order's view parts and lines when read.
+
+  /** `GET .../commissions`: the salesperson's commission (`[]` without a salesperson). */
+  commissions(type: SalesOrderType | string, orderId: string): Promise<SalesOrderCommission[]> {
+    return this.view(type, orderId, 'commissions');
+  }
+
+  /** `GET .../discounts`: the document discounts with their base and amount. */
+  discounts(type: SalesOrderType | string, orderId: string): Promise<SalesOrderDiscount[]> {
+    return this.view(type, orderId, 'discounts');
+  }
+
+  /** `GET .../tax`: each tax with its taxable amount and tax. */
+  tax(type: SalesOrderType | string, orderId: string): Promise<SalesOrderTax[]> {
+    return this.view(type, orderId, 'tax');
+  }
+
+  /** `GET .../rotrut`: the ROT/RUT deduction (`type` null when the order has none). */
+  rotRut(type: SalesOrderType | string, orderId: string): Promise<SalesOrderRotRut> {
+    return this.view(type, orderId, 'rotrut');
+  }
+
+  /** `GET .../shipment`: the order's shipments, in date order. */
+  shipments(type: SalesOrderType | string, orderId: string): Promise<SalesOrderShipment[]> {
+    return this.view(type, orderId, 'shipment');
+  }
+
+  private async view<T>(type: string, orderId: string, name: string): Promise<T> {
+    return (await this.transport.request<T>('GET', `${this.path(type, orderId)}/${name}`)).data;
   }
 
   private async writeLines(

@@ -1,5 +1,5 @@
 import { Type } from 'class-transformer';
-import { IsEmail, IsInt, IsObject, Matches, Max, Min, ValidateNested } from 'class-validator';
+import { IsBoolean, IsEmail, IsInt, IsObject, Matches, Max, Min, ValidateNested } from 'class-validator';
 import {
   DecimalMax,
   DecimalMin,
@@ -11,6 +11,7 @@ import {
   Required,
   Text,
 } from './validators';
+import { OrderViewFieldsDto } from './order-views.dto';
 import { declareNotSupported } from './published-fields';
 
 /**
@@ -173,6 +174,10 @@ export class LineValuesDto {
   @OptionalNullable() @Text(30) warehouseId?: string | null;
   @OptionalNullable() @IsV3DateTime() requestDate?: string | null;
   @OptionalNullable() @Text(2048) note?: string | null;
+  /** The tax category whose taxes (the order's `taxes`) apply to the line; null clears it. */
+  @OptionalNullable() @Text(10) taxCategoryId?: string | null;
+  /** Whether the line earns the salesperson commission (default true); null is "not set" / "unchanged". */
+  @OptionalNullIsAbsent() @IsBoolean() commissionable?: boolean;
 
   @OptionalNotNull()
   @IsInt()
@@ -197,7 +202,7 @@ export class LineFieldsDto extends LineValuesDto {
  * "not set" / "unchanged", never "clear": generated clients send null for every field the caller
  * did not set, and a PATCH of one field must not wipe the others.
  */
-export class HeaderFieldsDto {
+export class HeaderFieldsDto extends OrderViewFieldsDto {
   @OptionalNullIsAbsent() @IsV3DateTime() requestOn?: string;
   @OptionalNullIsAbsent() @IsV3DateTime() cancelBy?: string;
   @OptionalNullIsAbsent() @Text(255) description?: string;
@@ -220,7 +225,6 @@ declareNotSupported(HeaderFieldsDto, [
   'ownerId',
   'print',
   'projectId',
-  'salesPersonId',
   'taxZoneId',
   'useReplacementCostForMarginAndProfit',
 ]);
@@ -231,7 +235,6 @@ declareNotSupported(HeaderFieldsDto, [
  */
 export const LINE_NOT_SUPPORTED = [
   'branchId',
-  'commissionable',
   'discountAmount',
   'discountCode',
   'externalLink',
@@ -248,7 +251,6 @@ export const LINE_NOT_SUPPORTED = [
   'subaccount',
   'supplierId',
   'supplierPrice',
-  'taxCategoryId',
   'undershipThreshold',
   'unitCost',
   'warehouseLocationId',

@@ -65,3 +65,11 @@ describe('exact decimals in bodies', () => {
     expect(problemsOf({ quantity: '0.000001', unitPrice: 0, discountPercent: 100, description: null, requestDate: '2026-04-21T10:00:00+02:00' })).toEqual({});
   });
 });
+
+describe('text fields', () => {
+  it('refuse a lone surrogate (no UTF-8 form, PostgreSQL cannot keep it) and keep surrogate pairs', () => {
+    expect(problemsOf({ description: 'a\ud800b' })).toEqual({ description: '0002-InvalidValue' });
+    expect(problemsOf({ note: '\udc00' })).toEqual({ note: '0002-InvalidValue' });
+    expect(problemsOf({ description: '😀 Ærø' })).toEqual({});
+  });
+});

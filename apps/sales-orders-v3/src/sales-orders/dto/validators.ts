@@ -41,11 +41,30 @@ export function Required(): PropertyDecorator {
   return (target, key) => IsDefined({ message: `${String(key)} is required` })(target, key);
 }
 
-/** A string of at most `max` characters; `nonEmpty` also refuses "" and blanks. */
+/**
+ * A string of at most `max` characters, well-formed Unicode; `nonEmpty` also refuses "" and blanks.
+ * A lone surrogate (`"\ud800"` is valid JSON) has no UTF-8 form: PostgreSQL refuses it in jsonb
+ * (billing, shipping, the view parts), which answered a 500, and would store it as U+FFFD elsewhere.
+ */
 export function Text(max: number, options: { nonEmpty?: boolean } = {}): PropertyDecorator {
-  const decorators: PropertyDecorator[] = [IsString(), MaxLength(max)];
+  const decorators: PropertyDecorator[] = [IsString(), MaxLength(max), WellFormed()];
   if (options.nonEmpty) decorators.push(IsNotEmpty(), NotBlank());
   return applyDecorators(...decorators);
+}
+
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+function WellFormed(): PropertyDecorator {
+  return (target, key) =>
+    registerDecorator({
+      name: 'isWellFormed',
+      target: target.constructor,
+      propertyName: String(key),
+      validator: {
+        validate: (value: unknown) => typeof value !== 'string' || !LONE_SURROGATE.test(value),
+        defaultMessage: () => `${String(key)} must be well-formed Unicode text (it holds a lone surrogate)`,
+      },
+    });
 }
 
 function NotBlank(): PropertyDecorator {

@@ -1,10 +1,10 @@
-import { EMPTY_ADDRESS, EMPTY_CONTACT } from './order-records';
+import { EMPTY_ADDRESS, EMPTY_CONTACT, type ViewColumns } from './order-records';
 
 /**
  * The header columns a PATCH sets, SQL-ready; a key that is absent is left as it is. `billing`
  * and `shipping` are merged part by part, `paymentSettings` key by key, into the stored jsonb.
  */
-export interface HeaderChanges {
+export interface HeaderChanges extends ViewColumns {
   description?: string | null;
   note?: string | null;
   currencyId?: string | null;
@@ -35,6 +35,12 @@ const COLUMNS: Record<Exclude<keyof HeaderChanges, 'billing' | 'shipping' | 'pay
   customerName: 'customer_name = :customerName',
   customerOrder: 'customer_order = :customerOrder',
   customerRefNo: 'customer_ref_no = :customerRefNo',
+  salesPersonId: `sales_person_id = nullif(:salesPersonId, '')`,
+  commissionPercent: 'commission_percent = :commissionPercent::numeric',
+  discounts: 'discounts = :discounts::jsonb',
+  taxes: 'taxes = :taxes::jsonb',
+  rotRut: 'rot_rut = :rotRut::jsonb',
+  shipments: 'shipments = :shipments::jsonb',
 };
 
 /** jsonb merge of a `billing`/`shipping` PATCH: each sent part is merged field by field into the stored one. */

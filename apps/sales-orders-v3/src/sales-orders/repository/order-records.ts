@@ -1,5 +1,6 @@
 import { parseV3DateTime } from '@erp/paging';
 import type { AddressAndContactDto, CodeDescriptionDto, LineFieldsDto, PaymentSettingsDto } from '../dto/order-parts.dto';
+import type { OrderDiscountDto, OrderShipmentDto, OrderTaxDto, OrderViewFieldsDto, RotRutDto } from '../dto/order-views.dto';
 import type { PatchLineDto } from '../dto/patch-sales-order.dto';
 import { decimalText } from '../dto/validators';
 
@@ -57,6 +58,8 @@ export function lineRecord(line: LineFieldsDto, n: number): Record<string, unkno
     warehouse_id: line.warehouseId ?? null,
     request_date: instantOf(line.requestDate),
     note: line.note ?? null,
+    tax_category_id: line.taxCategoryId ?? null,
+    commissionable: line.commissionable ?? true,
     sort_order: line.sortOrder ?? null,
   };
 }
@@ -76,6 +79,85 @@ export function lineChanges(line: PatchLineDto): Record<string, unknown> {
   if (line.warehouseId !== undefined) changes.warehouse_id = line.warehouseId;
   if (line.requestDate !== undefined) changes.request_date = instantOf(line.requestDate);
   if (line.note !== undefined) changes.note = line.note;
+  if (line.taxCategoryId !== undefined) changes.tax_category_id = line.taxCategoryId;
+  if (line.commissionable !== undefined) changes.commissionable = line.commissionable;
   if (line.sortOrder !== undefined) changes.sort_order = line.sortOrder;
   return changes;
+}
+
+const decimalOrNull = (value: number | string | null | undefined): string | null => (value === undefined || value === null ? null : decimalText(value));
+
+/** A document discount as stored: decimals as exact text, defaults filled in. */
+export function discountRecord(d: OrderDiscountDto): object {
+  return {
+    discountId: d.discountId,
+    discountSequenceId: d.discountSequenceId ?? null,
+    discountPercent: decimalOrNull(d.discountPercent),
+    discountAmount: decimalOrNull(d.discountAmount),
+    skipDiscount: d.skipDiscount ?? false,
+  };
+}
+
+export function taxRecord(t: OrderTaxDto): object {
+  return {
+    taxId: t.taxId,
+    taxCategoryId: t.taxCategoryId,
+    taxRate: decimalText(t.taxRate),
+    taxType: t.taxType ?? 'VAT',
+    includeInTaxable: t.includeInTaxable ?? true,
+    exemptTax: t.exemptTax ?? false,
+    isPendingTax: t.isPendingTax ?? false,
+    isReverseTax: t.isReverseTax ?? false,
+    isStatisticalTax: t.isStatisticalTax ?? false,
+  };
+}
+
+export function rotRutRecord(r: RotRutDto): object {
+  return {
+    type: r.type,
+    distributedAutomatically: r.distributedAutomatically ?? false,
+    appartment: r.appartment ?? null,
+    estate: r.estate ?? null,
+    organizationNumber: r.organizationNumber ?? null,
+    distribution: (r.distribution ?? []).map((e) => ({ lineId: e.lineId, personalId: e.personalId, amount: decimalOrNull(e.amount), extra: e.extra ?? null })),
+  };
+}
+
+export function shipmentRecord(s: OrderShipmentDto): object {
+  return {
+    id: s.id,
+    date: instantOf(s.date),
+    type: s.type ?? null,
+    quantity: decimalText(s.quantity),
+    weight: decimalText(s.weight ?? 0),
+    volume: decimalText(s.volume ?? 0),
+    inventoryDocumentType: s.inventoryDocumentType ?? null,
+    inventoryReferenceId: s.inventoryReferenceId ?? null,
+    invoiceType: s.invoiceType ?? null,
+    invoiceId: s.invoiceId ?? null,
+  };
+}
+
+/**
+ * The view columns a create or PATCH body sets, SQL-ready (jsonb parts as JSON text); a key is
+ * absent when the body does not set it. `salesPersonId` "" clears it (SQL nullif).
+ */
+export interface ViewColumns {
+  salesPersonId?: string;
+  commissionPercent?: string | null;
+  discounts?: string;
+  taxes?: string;
+  rotRut?: string | null;
+  shipments?: string;
+}
+
+export function viewColumns(dto: OrderViewFieldsDto): ViewColumns {
+  return definedOnly({
+    salesPersonId: dto.salesPersonId,
+    commissionPercent: dto.commissionPercent === undefined ? undefined : decimalOrNull(dto.commissionPercent),
+    discounts: dto.discounts && JSON.stringify(dto.discounts.map(discountRecord)),
+    taxes: dto.taxes && JSON.stringify(dto.taxes.map(taxRecord)),
+    rotRut: dto.rotRut === undefined ? undefined : dto.rotRut === null ? null : JSON.stringify(rotRutRecord(dto.rotRut)),
+    shipments: dto.shipments && JSON.stringify(dto.shipments.map(shipmentRecord)),
+  });
 }

@@ -72,6 +72,18 @@ export class SalesOrderLinesRepository {
     return new Set(rows.map((r) => r.line_id));
   }
 
+  /** Which of `lineIds` the order (by its key) has, as the transaction sees it. */
+  async existingIdsOfOrder(tx: EntityManager, key: OrderKey, lineIds: number[]): Promise<Set<number>> {
+    if (lineIds.length === 0) return new Set();
+    const rows = await namedQuery<{ line_id: number }>(
+      tx,
+      `SELECT l.line_id FROM sales_order_lines l JOIN sales_orders o ON o.company_id = l.company_id AND o.internal_id = l.order_internal_id
+       WHERE o.company_id = :companyId AND o.order_type = :type AND o.order_id = :orderId AND l.line_id = ANY(:lineIds::int[])`,
+      { ...key, lineIds },
+    );
+    return new Set(rows.map((r) => r.line_id));
+  }
+
   async delete(tx: EntityManager, companyId: string, internalId: string, lineIds: number[]): Promise<void> {
     await namedQuery(
       tx,
@@ -95,14 +107,14 @@ export class SalesOrderLinesRepository {
     await namedQuery(
       tx,
       `INSERT INTO sales_order_lines (company_id, order_internal_id, line_id, sort_order, inventory_id, description, quantity,
-         unit_price, discount_percent, extended_price, unit_of_measure, warehouse_id, request_date, note)
+         unit_price, discount_percent, extended_price, unit_of_measure, warehouse_id, request_date, note, tax_category_id, commissionable)
        SELECT :companyId, :internalId, :firstLineId::int + x.n, coalesce(x.sort_order, :sortBase::int + x.n), x.inventory_id,
          x.description, x.quantity, x.unit_price, x.discount_percent,
          ${extendedPriceSql('x.quantity', 'x.unit_price', 'x.discount_percent')},
-         x.unit_of_measure, x.warehouse_id, x.request_date, x.note
+         x.unit_of_measure, x.warehouse_id, x.request_date, x.note, x.tax_category_id, x.commissionable
        FROM jsonb_to_recordset(:records::jsonb) AS x(n int, inventory_id text, description text, quantity numeric(18,6),
          unit_price numeric(18,6), discount_percent numeric(7,4), unit_of_measure text, warehouse_id text,
-         request_date timestamptz, note text, sort_order int)`,
+         request_date timestamptz, note text, tax_category_id text, commissionable boolean, sort_order int)`,
       { companyId, internalId, firstLineId, sortBase, records: JSON.stringify(records) },
     );
   }
@@ -125,6 +137,8 @@ export class SalesOrderLinesRepository {
          warehouse_id = ${changed('warehouse_id', 'text')},
          request_date = ${changed('request_date', 'timestamptz')},
          note = ${changed('note', 'text')},
+         tax_category_id = ${changed('tax_category_id', 'text')},
+         commissionable = ${changed('commissionable', 'boolean')},
          sort_order = ${changed('sort_order', 'int')}
        FROM (SELECT (e ->> 'line_id')::int AS line_id, e AS doc FROM jsonb_array_elements(:changes::jsonb) AS e) AS u
        WHERE l.company_id = :companyId AND l.order_internal_id = :internalId AND l.line_id = u.line_id`,

@@ -17,6 +17,7 @@ import {
   ts,
 } from '@erp/sales-orders-queries';
 import { type HeaderChanges, headerAssignments } from './header-changes';
+import type { ViewColumns } from './order-records';
 
 /** An order's key as the API names it. */
 export interface OrderKey {
@@ -25,8 +26,8 @@ export interface OrderKey {
   orderId: string;
 }
 
-/** The header of a new order, SQL-ready (see order-records.ts). */
-export interface NewOrderHeader {
+/** The header of a new order, SQL-ready (see order-records.ts); view columns not set take their defaults. */
+export interface NewOrderHeader extends ViewColumns {
   status: string;
   orderDate: string | null;
   requestOn: string | null;
@@ -141,14 +142,23 @@ export class SalesOrdersRepository {
       tx,
       `INSERT INTO sales_orders (company_id, order_type, order_id, status, order_date, request_on, cancel_by, description,
          note, currency_id, customer_id, customer_name, customer_order, customer_ref_no, billing, shipping, payment_settings,
-         attachments, last_line_id, created_at, last_modified_at)
+         attachments, last_line_id, created_at, last_modified_at, sales_person_id, commission_percent, discounts, taxes, rot_rut,
+         shipments)
        VALUES (:companyId, :type, :orderId, :status, coalesce(:orderDate::timestamptz, ${TODAY_UTC}),
          coalesce(:requestOn::timestamptz, ${TODAY_UTC}), :cancelBy::timestamptz, :description, :note, :currencyId,
          :customerId, :customerName, :customerOrder, :customerRefNo, :billing::jsonb, :shipping::jsonb,
-         :paymentSettings::jsonb, '[]'::jsonb, :lineCount, ${NOW_MS}, ${NOW_MS})
+         :paymentSettings::jsonb, '[]'::jsonb, :lineCount, ${NOW_MS}, ${NOW_MS}, nullif(:salesPersonId, ''),
+         :commissionPercent::numeric, coalesce(:discounts::jsonb, '[]'), coalesce(:taxes::jsonb, '[]'), :rotRut::jsonb,
+         coalesce(:shipments::jsonb, '[]'))
        RETURNING internal_id::text`,
       {
         ...key,
+        salesPersonId: null,
+        commissionPercent: null,
+        discounts: null,
+        taxes: null,
+        rotRut: null,
+        shipments: null,
         ...header,
         billing: JSON.stringify(header.billing),
         shipping: JSON.stringify(header.shipping),

@@ -6,6 +6,7 @@ import type { CreateSalesOrderDto } from '../dto/create-sales-order.dto';
 import type { LineFieldsDto } from '../dto/order-parts.dto';
 import { CUSTOMER_ID_PATTERN } from '../dto/order-parts.dto';
 import type { PatchLineDto, PatchSalesOrderDto } from '../dto/patch-sales-order.dto';
+import { orderViewProblems, rotRutLineProblems, rotRutLineRefs } from './order-view-rules';
 
 /**
  * The business rules of an order body, on top of its shape (the DTOs, checked by the global
@@ -33,6 +34,8 @@ const LINE_FIELDS = [
   'warehouseId',
   'requestDate',
   'note',
+  'taxCategoryId',
+  'commissionable',
   'sortOrder',
 ] as const satisfies ReadonlyArray<keyof LineFieldsDto>;
 
@@ -51,6 +54,12 @@ const PATCH_HEADER_FIELDS = [
   'billing',
   'shipping',
   'paymentSettings',
+  'salesPersonId',
+  'commissionPercent',
+  'discounts',
+  'taxes',
+  'rotRut',
+  'shipments',
 ] as const satisfies ReadonlyArray<keyof PatchSalesOrderDto>;
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -77,11 +86,14 @@ export function orderTypeProblems(type: unknown): FieldProblem[] {
   return [problem('type', `type must be one of ${ORDER_TYPE_CODES.join(', ')}`, DETAIL_CODES.unknownReference)];
 }
 
-/** POST: a known type, and every line has inventoryId, quantity and unitPrice. */
+/** POST: a known type, the view parts' rules, and every line has inventoryId, quantity and unitPrice. */
 export function createRuleProblems(dto: CreateSalesOrderDto): FieldProblem[] {
-  const problems = orderTypeProblems(dto.type);
-  (Array.isArray(dto.orderLines) ? dto.orderLines : []).forEach((line, i) => {
-    if (isObject(line)) problems.push(...requiredLineFields(line, `orderLines[${i}]`, 'for every order line'));
+  const orderLines: unknown[] = Array.isArray(dto.orderLines) ? dto.orderLines : [];
+  // A new order's lines get the ids 1..n in the order sent.
+  const lineIds = new Set(orderLines.map((_, i) => i + 1));
+  const problems = [...orderTypeProblems(dto.type), ...orderViewProblems(dto), ...rotRutLineProblems(rotRutLineRefs(dto), lineIds)];
+  orderLines.forEach((line, i) => {
+    if (isObject(line)) problems.push(...requiredLineFields(line as LineFieldsDto, `orderLines[${i}]`, 'for every order line'));
   });
   return problems;
 }
@@ -108,7 +120,7 @@ export function customerProblems(customerId: string, snapshot: CustomerSnapshot 
  * `update` and `delete` name a lineId; `delete` carries nothing else; each line is changed once.
  */
 export function patchRuleProblems(dto: PatchSalesOrderDto): FieldProblem[] {
-  const problems: FieldProblem[] = [];
+  const problems: FieldProblem[] = orderViewProblems(dto);
   const lines: unknown[] = Array.isArray(dto.lines) ? dto.lines : [];
   if (PATCH_HEADER_FIELDS.every((field) => changesNothing(dto[field])) && lines.length === 0) {
     problems.push(problem('body', 'must change at least one header field or line', DETAIL_CODES.required));

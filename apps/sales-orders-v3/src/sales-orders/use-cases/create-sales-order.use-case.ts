@@ -3,7 +3,7 @@ import { bodyProblemsOf, ValidationFailedError } from '@erp/errors';
 import type { OrderType } from '@erp/sales-orders-queries';
 import { CustomerSnapshotsService } from '../../customers/customer-snapshots.service';
 import type { CreateSalesOrderDto } from '../dto/create-sales-order.dto';
-import { addressAndContact, instantOf, lineRecord, paymentSettings } from '../repository/order-records';
+import { addressAndContact, instantOf, lineRecord, paymentSettings, viewColumns } from '../repository/order-records';
 import { SalesOrderLinesRepository } from '../repository/sales-order-lines.repository';
 import { SalesOrdersRepository, type WrittenOrder } from '../repository/sales-orders.repository';
 import { byField, createRuleProblems, customerIdToCheck, customerProblems } from '../rules/sales-order-rules';
@@ -52,6 +52,7 @@ export class CreateSalesOrder {
           shipping: addressAndContact(dto.shipping),
           paymentSettings: { terms: null, method: null, ...paymentSettings(dto.paymentSettings) },
           lineCount: lines.length,
+          ...viewColumns(dto),
         },
       );
       if (lines.length === 0) return this.change.record(tx, companyId, internalId, 'SALESORDER_CREATED');

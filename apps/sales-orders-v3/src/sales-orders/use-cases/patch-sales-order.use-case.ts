@@ -5,7 +5,7 @@ import { ifMatchAllows, type IfMatchCondition, versionsForUpdate } from '@erp/et
 import { CustomerSnapshotsService, type CustomerSnapshot } from '../../customers/customer-snapshots.service';
 import type { PatchSalesOrderDto } from '../dto/patch-sales-order.dto';
 import type { HeaderChanges } from '../repository/header-changes';
-import { instantOf, lineChanges, lineRecord, paymentSettings } from '../repository/order-records';
+import { instantOf, lineChanges, lineRecord, paymentSettings, viewColumns } from '../repository/order-records';
 import { SalesOrderLinesRepository } from '../repository/sales-order-lines.repository';
 import { type OrderKey, SalesOrdersRepository, type WrittenOrder } from '../repository/sales-orders.repository';
 import {
@@ -18,6 +18,7 @@ import {
   referencedLineIds,
   unknownLineProblems,
 } from '../rules/sales-order-rules';
+import { rotRutLineProblems, rotRutLineRefs } from '../rules/order-view-rules';
 import { OrderChange } from './order-change';
 
 /**
@@ -69,6 +70,7 @@ export class PatchSalesOrder {
         // No line to check or change: the conditional UPDATE answers the order as written itself.
         const order = await this.orders.updateIfMatchReturningOrder(tx, key, versions, changes);
         if (!order) throw await this.change.missingOrStale(tx, key);
+        await this.checkRotRutLines(tx, key, dto);
         return this.change.announce(tx, key.companyId, order, 'SALESORDER_UPDATED');
       }
 
@@ -87,6 +89,7 @@ export class PatchSalesOrder {
         const records = inserts.map((line, i) => lineRecord(line, i + 1));
         await this.lines.insert(tx, companyId, internalId, lastLineId - inserts.length, records, sortBase);
       }
+      await this.checkRotRutLines(tx, key, dto);
       const order = await this.orders.recomputeTotals(tx, companyId, internalId);
       return this.change.announce(tx, companyId, order, 'SALESORDER_UPDATED');
     });
@@ -109,6 +112,18 @@ export class PatchSalesOrder {
     if (!ifMatchAllows(ifMatch, order.version)) throw new PreconditionFailedError();
     const lineProblems = await this.unknownLines(tx, key.companyId, order.internalId, dto, lineIdField);
     throw new ValidationFailedError([...problems, ...lineProblems].sort(byField));
+  }
+
+  /**
+   * A ROT/RUT distribution sent with the PATCH names lines the order has once the PATCH's line
+   * changes are applied (so a line inserted by the same PATCH counts). Checked after the write, in
+   * its transaction: a problem rolls everything back. Only reached when the rest of the body is valid.
+   */
+  private async checkRotRutLines(tx: EntityManager, key: OrderKey, dto: PatchSalesOrderDto): Promise<void> {
+    const refs = rotRutLineRefs(dto);
+    if (refs.length === 0) return;
+    const problems = rotRutLineProblems(refs, await this.lines.existingIdsOfOrder(tx, key, refs.map((r) => r.lineId)));
+    if (problems.length > 0) throw new ValidationFailedError(problems);
   }
 
   private async unknownLines(tx: EntityManager, companyId: string, internalId: string, dto: PatchSalesOrderDto, lineIdField: LineIdField): Promise<FieldProblem[]> {
@@ -136,5 +151,6 @@ function headerChanges(dto: PatchSalesOrderDto, customer: CustomerSnapshot | und
     shipping: dto.shipping,
     paymentSettings: dto.paymentSettings === undefined ? undefined : paymentSettings(dto.paymentSettings),
     insertedLines,
+    ...viewColumns(dto),
   };
 }
