@@ -280,9 +280,11 @@ describe('the published v3 document, operation by operation, through the gateway
     }
   });
 
-  it('SalesOrders_GetItemAsync_typeorderId: the order, without expand, with each expansion and with All', async () => {
+  it('SalesOrders_GetItemAsync_typeorderId: the order, without expand, with None, with each expansion and with All', async () => {
     const plain = await expectOperation({ operationId: 'SalesOrders_GetItemAsync_typeorderId', pathParams: orderParams() }, 200);
     expect(plain.headers['etag']).toBe(need('etag'));
+    const none = await expectOperation({ operationId: 'SalesOrders_GetItemAsync_typeorderId', pathParams: orderParams(), query: [['expand', 'None']] }, 200);
+    expect(none.body).toEqual(plain.body);
     await expectOperation(
       { operationId: 'SalesOrders_GetItemAsync_typeorderId', pathParams: orderParams(), query: everyExpansion().map((value) => ['expand', value] as [string, string]) },
       200,

@@ -28,7 +28,19 @@ export type SalesOrderLineAdd = Schemas['SalesOrderLineAdd'];
 /** A line change of `PATCH .../lines`: the line `lineId` names and the fields to change. */
 export type SalesOrderLinePatch = Schemas['SalesOrderLinePatch'];
 export type SalesOrderType = 'SO' | 'QT' | 'IN' | 'CM';
-export type SalesOrderExpand = 'lines' | 'customer' | 'billing' | 'shipping' | 'payment' | 'note' | 'attachments' | 'all';
+export type SalesOrderExpand =
+  | 'lines'
+  | 'customer'
+  | 'billing'
+  | 'shipping'
+  | 'payment'
+  | 'financialInformation'
+  | 'note'
+  | 'attachments'
+  | 'owner'
+  | 'origin'
+  | 'freight'
+  | 'all';
 /** List query of `GET /api/v3/SalesOrders` without paging and expand (the helpers take those apart). */
 export type SalesOrderQuery = Omit<NonNullable<operations['SalesOrders_listAll']['parameters']['query']>, 'pageIndex' | 'pageSize' | 'expand'>;
 

@@ -603,10 +603,10 @@ export type components = {
             /** Format: date-time */
             until: string;
         };
-        /** @description A full order. The parts `note`, `customer`, `billing`, `shipping`, `paymentSettings`, `lines` and `attachments` are present only when expanded (POST and PATCH answer every part). */
+        /** @description A full order. The parts `note`, `customer`, `billing`, `shipping`, `paymentSettings`, `financialInformation`, `lines` and `attachments` are present only when expanded (POST and PATCH answer every part). */
         SalesOrder: {
             attachments?: components["schemas"]["AttachmentRef"][];
-            billing?: components["schemas"]["SalesOrderAddressAndContact"];
+            billing?: components["schemas"]["SalesOrderReadAddressAndContact"];
             /**
              * Format: date-time
              * @description UTC
@@ -627,6 +627,10 @@ export type components = {
              */
             date?: string;
             description?: string | null;
+            /** @description The payment terms (the request's `paymentSettings.terms`) where the v3 document has them; left out when not set. */
+            financialInformation?: {
+                terms?: components["schemas"]["SalesOrderCodeDescription"];
+            };
             /**
              * Format: date-time
              * @description UTC
@@ -638,14 +642,17 @@ export type components = {
             /** @example 000123 */
             orderId: string;
             orderQty?: number;
-            paymentSettings?: components["schemas"]["SalesOrderPaymentSettings"];
+            /** @description The payment method (the request's `paymentSettings.method`) as the v3 document names it; left out when not set. */
+            paymentSettings?: {
+                paymentMethod?: components["schemas"]["SalesOrderCodeDescription"];
+            };
             /**
              * Format: date-time
              * @description UTC
              * @example 2026-01-31T00:00:00.000Z
              */
             requestOn?: string | null;
-            shipping?: components["schemas"]["SalesOrderAddressAndContact"];
+            shipping?: components["schemas"]["SalesOrderReadAddressAndContact"];
             status: {
                 cancelled?: boolean;
                 /** @enum {string} */
@@ -753,6 +760,10 @@ export type components = {
             type: "SO" | "QT" | "IN" | "CM";
             /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
             useReplacementCostForMarginAndProfit?: null;
+        };
+        SalesOrderIdName: {
+            id?: string;
+            name?: null;
         };
         SalesOrderLine: {
             description?: string | null;
@@ -1052,6 +1063,21 @@ export type components = {
             method?: components["schemas"]["SalesOrderCodeDescription"];
             terms?: components["schemas"]["SalesOrderCodeDescription"];
         } | null;
+        /** @description An address as orders show it (the v3 document's AddressDto): `countryId` and `stateId` of the request are `country.id` and `county.id`; unset ones are left out. */
+        SalesOrderReadAddress: {
+            city?: string | null;
+            country?: components["schemas"]["SalesOrderIdName"];
+            county?: components["schemas"]["SalesOrderIdName"];
+            line1?: string | null;
+            line2?: string | null;
+            line3?: string | null;
+            postalCode?: string | null;
+        };
+        /** @description Billing or shipping as orders show it; a part never set is left out. */
+        SalesOrderReadAddressAndContact: {
+            address?: components["schemas"]["SalesOrderReadAddress"];
+            contact?: components["schemas"]["SalesOrderContact"];
+        };
         /** @description A list item without `expand`. */
         SalesOrderSummary: {
             currency?: string | null;
@@ -1348,8 +1374,8 @@ export interface operations {
             query?: {
                 /** @description Customer id */
                 customerId?: string;
-                /** @description Parts to include: lines, customer, billing, shipping, payment, note, attachments, all (comma-separated and/or repeated, any case); unknown values are 400 */
-                expand?: ("lines" | "customer" | "billing" | "shipping" | "payment" | "note" | "attachments" | "all")[];
+                /** @description Parts to include: lines, customer, billing, shipping, payment, financialInformation, note, attachments, owner, origin, freight, all (comma-separated and/or repeated, any case); unknown values are 400 */
+                expand?: ("lines" | "customer" | "billing" | "shipping" | "payment" | "financialInformation" | "note" | "attachments" | "owner" | "origin" | "freight" | "all")[];
                 /** @description Case-insensitive text matched against orderId, the customer's order number and the customer name */
                 filter?: string;
                 /** @description ISO 8601; UTC unless an offset is given; inclusive */
@@ -1507,8 +1533,8 @@ export interface operations {
             query?: {
                 /** @description Customer id */
                 customerId?: string;
-                /** @description Parts to include: lines, customer, billing, shipping, payment, note, attachments, all (comma-separated and/or repeated, any case); unknown values are 400 */
-                expand?: ("lines" | "customer" | "billing" | "shipping" | "payment" | "note" | "attachments" | "all")[];
+                /** @description Parts to include: lines, customer, billing, shipping, payment, financialInformation, note, attachments, owner, origin, freight, all (comma-separated and/or repeated, any case); unknown values are 400 */
+                expand?: ("lines" | "customer" | "billing" | "shipping" | "payment" | "financialInformation" | "note" | "attachments" | "owner" | "origin" | "freight" | "all")[];
                 /** @description Case-insensitive text matched against orderId, the customer's order number and the customer name */
                 filter?: string;
                 /** @description ISO 8601; UTC unless an offset is given; inclusive */
@@ -1581,8 +1607,8 @@ export interface operations {
     SalesOrders_get: {
         parameters: {
             query?: {
-                /** @description Parts to include: lines, customer, billing, shipping, payment, note, attachments, all (comma-separated and/or repeated, any case); unknown values are 400 */
-                expand?: ("lines" | "customer" | "billing" | "shipping" | "payment" | "note" | "attachments" | "all")[];
+                /** @description Parts to include: lines, customer, billing, shipping, payment, financialInformation, note, attachments, owner, origin, freight, all, none (comma-separated and/or repeated, any case); unknown values are 400 */
+                expand?: ("lines" | "customer" | "billing" | "shipping" | "payment" | "financialInformation" | "note" | "attachments" | "owner" | "origin" | "freight" | "all" | "none")[];
             };
             header?: {
                 /** @description The company addressed; may be omitted when the token grants exactly one company. */
