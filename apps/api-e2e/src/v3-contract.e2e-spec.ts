@@ -22,6 +22,9 @@ const pendingOperations = new Set<string>([
   'SalesOrders_GetItemTax_typeorderIdtax',
 ]);
 
+/** A test's title: the operation, what it does, and whether it is still pending. */
+const named = (operationId: string, what: string) => `${operationId}: ${what}${pendingOperations.has(operationId) ? ' [PENDING: only must not answer 2xx]' : ''}`;
+
 const COMPANY = '1000001';
 const CONVENTIONS = readFileSync(path.join(__dirname, '../../../docs/api-conventions.md'), 'utf8');
 
@@ -356,12 +359,12 @@ describe('the published v3 document, operation by operation, through the gateway
     'SalesOrders_GetSalesOrderShipment_typeorderIdshipment',
     'SalesOrders_GetItemTax_typeorderIdtax',
   ])('%s', (operationId) => {
-    it('a read view of the order', async () => {
+    it(named(operationId, 'a read view of the order'), async () => {
       await expectOperation({ operationId, pathParams: orderParams() }, 200);
     });
   });
 
-  it('Customers_GetList_: the customers, filtered and paged', async () => {
+  it(named('Customers_GetList_', 'the customers, filtered and paged'), async () => {
     const response = await expectOperation(
       { operationId: 'Customers_GetList_', query: [['filter', 'contract foods'], ['pageSize', '10'], ['pageIndex', '0']] },
       200,
@@ -369,11 +372,11 @@ describe('the published v3 document, operation by operation, through the gateway
     if (!pendingOperations.has('Customers_GetList_')) expect((response.body as { value: Array<{ id: string }> }).value.map((c) => c.id)).toContain(need('customerNumber'));
   });
 
-  it('Customers_GetCustomerLocationList_customerIdlocations: the locations of a customer', async () => {
+  it(named('Customers_GetCustomerLocationList_customerIdlocations', 'the locations of a customer'), async () => {
     await expectOperation({ operationId: 'Customers_GetCustomerLocationList_customerIdlocations', pathParams: { customerId: need('customerNumber') } }, 200);
   });
 
-  it('Inventory_GetList_: the inventory items, with every documented parameter', async () => {
+  it(named('Inventory_GetList_', 'the inventory items, with every documented parameter'), async () => {
     const [first, second] = need('items');
     await expectOperation(
       {
@@ -415,9 +418,28 @@ describe('the published v3 document, operation by operation, through the gateway
         problems.push(...result.unexplained);
       }
     }
-    for (const operationId of ['SalesOrders_GetItemAsync_typeorderId', 'SalesOrders_GetItemLines_typeorderIdlines']) {
-      const result = await exchange({ operationId, pathParams: missing });
+    // Every read of an order's path (the document declares 404 for each).
+    for (const operation of contract.api.getOperations().filter((o) => o.method === 'get' && o.path.includes('{orderId}'))) {
+      const operationId = operation.operationId as string;
+      const result = await exchange({ operationId, pathParams: { ...missing, lineId: 1 } });
       expect([operationId, result.response.status]).toEqual([operationId, 404]);
+      problems.push(...result.unexplained);
+    }
+    expectConforms({ unexplained: problems });
+  });
+
+  it('400 answers are the document\'s SalesOrderValidationProblemDetails: a quantity of 0, 1001 line ids', async () => {
+    const problems: Violation[] = [];
+    const order = newSalesOrder() as { orderLines: Array<Record<string, unknown>> };
+    order.orderLines[0] = { ...order.orderLines[0], quantity: 0 };
+    const ids = Array.from({ length: 1001 }, (_, i) => ['ids', String(i + 1)] as [string, string]);
+    for (const call of [
+      { operationId: 'SalesOrders_CreateNewItem_', body: order },
+      { operationId: 'SalesOrders_DeleteLines_typeorderIdlines', pathParams: orderParams(), ifMatch: need('etag'), query: ids },
+    ]) {
+      const result = await exchange(call);
+      expect([call.operationId, result.response.status]).toEqual([call.operationId, 400]);
+      expect((result.response.body as { details?: unknown[] }).details?.length).toBeGreaterThan(0);
       problems.push(...result.unexplained);
     }
     expectConforms({ unexplained: problems });

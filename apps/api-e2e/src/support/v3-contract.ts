@@ -104,7 +104,7 @@ export class V3Contract {
   /** The request, checked against the operation's parameters and request body. */
   checkRequest(operationId: string, request: ContractRequest): Violation[] {
     const result = this.api.validator.validateRequest(
-      { method: request.method, path: request.path, query: request.query, headers: request.headers, body: request.body },
+      { method: request.method, path: request.path, query: queryObject(request.query), headers: request.headers, body: request.body },
       operationId,
     );
     return (result.errors ?? []).map((error) => fromAjv(operationId, 'request', error as AjvError));
@@ -160,6 +160,20 @@ export class V3Contract {
       against: schemaName,
     }));
   }
+}
+
+/**
+ * The query as form-style, exploded parameters read (the document's default style): a repeated name is
+ * an array. Handed to the validator parsed, since its own query-string parser (qs) stops reading a
+ * repeated name as an array past 20 values, and DeleteLines takes up to 1000 ids.
+ */
+function queryObject(query: string): Record<string, string | string[]> {
+  const parsed: Record<string, string | string[]> = {};
+  for (const [name, value] of new URLSearchParams(query)) {
+    const seen = parsed[name];
+    parsed[name] = seen === undefined ? value : [...(Array.isArray(seen) ? seen : [seen]), value];
+  }
+  return parsed;
 }
 
 function fromAjv(operationId: string, part: Violation['part'], error: AjvError): Violation {
