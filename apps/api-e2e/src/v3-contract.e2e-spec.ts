@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { RunningSystem } from '@erp/dev';
 import { startTestSystem, type TestSystem } from '@erp/dev/testing';
 import { TestAuth } from '@erp/testing';
-import { DOCUMENTED_EXTENSIONS, type DocumentedExtension } from './support/v3-contract-extensions';
+import { DOCUMENTED_EXTENSIONS, explainViolations } from './support/v3-contract-extensions';
 import { describeViolations, readResponse, V3Contract, type ContractRequest, type ContractResponse, type Violation } from './support/v3-contract';
 
 /**
@@ -79,33 +79,7 @@ async function exchange(call: Call): Promise<{ response: ContractResponse; unexp
   if (response.status < 300 && response.headers['etag'] && call.pathParams?.['orderId'] === fixture.orderId) fixture.etag = response.headers['etag'];
   if (response.status >= 500) fivexx.push(`${call.operationId} ${response.status}`);
   const violations = [...contract.checkRequest(call.operationId, request), ...contract.checkResponse(call.operationId, response)];
-  return { response, unexplained: explain(violations, request, response.body) };
-}
-
-/** The violations no documented extension explains; what an extension adds is validated in turn. */
-function explain(violations: Violation[], request: ContractRequest, body: unknown, depth = 0): Violation[] {
-  const unexplained: Violation[] = [];
-  const nested = new Map<string, { schema: string; value: unknown; operationId: string }>();
-  for (const violation of violations) {
-    const extension: DocumentedExtension | undefined = DOCUMENTED_EXTENSIONS.find((candidate) => candidate.matches(violation, request));
-    if (!extension) {
-      unexplained.push(violation);
-      continue;
-    }
-    seen.add(extension.name);
-    for (const target of extension.validateAs?.(violation, body) ?? []) {
-      nested.set(`${target.at} ${target.schema}`, { ...target, operationId: violation.operationId });
-    }
-  }
-  if (depth > 3) throw new Error('extensions validate each other in a loop');
-  for (const [key, target] of nested) {
-    const at = key.split(' ')[0] as string;
-    const more = contract.checkSchema(target.operationId, target.schema, target.value, at);
-    // Departures of an added part from its own schema: only these, not the ones already explained above.
-    const fresh = more.filter((v) => !violations.some((known) => known.at === v.at && known.keyword === v.keyword && known.subject === v.subject));
-    unexplained.push(...explain(fresh, request, body, depth + 1));
-  }
-  return unexplained;
+  return { response, unexplained: explainViolations(contract, violations, request, response.body, seen) };
 }
 
 function expectConforms(result: { unexplained: Violation[] }): void {

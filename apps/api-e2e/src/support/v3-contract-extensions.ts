@@ -1,4 +1,4 @@
-import type { ContractRequest, Violation } from './v3-contract';
+import type { ContractRequest, V3Contract, Violation } from './v3-contract';
 
 /**
  * Every place where `/api/v3` knowingly goes beyond the published v3 document: the documented
@@ -119,3 +119,39 @@ export const DOCUMENTED_EXTENSIONS: DocumentedExtension[] = [
       (v.subject === '428' || v.subject === '412'),
   },
 ];
+
+/**
+ * The violations no documented extension explains. What an extension adds is validated in turn against
+ * the document's schema for it, and its departures are judged the same way. `seen` collects the names of
+ * the extensions that explained something.
+ */
+export function explainViolations(
+  contract: V3Contract,
+  violations: Violation[],
+  request: ContractRequest,
+  body: unknown,
+  seen: Set<string>,
+  depth = 0,
+): Violation[] {
+  if (depth > 3) throw new Error('extensions validate each other in a loop');
+  const unexplained: Violation[] = [];
+  const nested = new Map<string, { schema: string; value: unknown; at: string; operationId: string }>();
+  for (const violation of violations) {
+    const extension = DOCUMENTED_EXTENSIONS.find((candidate) => candidate.matches(violation, request));
+    if (!extension) {
+      unexplained.push(violation);
+      continue;
+    }
+    seen.add(extension.name);
+    for (const target of extension.validateAs?.(violation, body) ?? []) {
+      nested.set(`${target.at} ${target.schema}`, { ...target, operationId: violation.operationId });
+    }
+  }
+  for (const target of nested.values()) {
+    const more = contract.checkSchema(target.operationId, target.schema, target.value, target.at);
+    // Only the added part's own departures: not the ones already judged above.
+    const fresh = more.filter((v) => !violations.some((known) => known.at === v.at && known.keyword === v.keyword && known.subject === v.subject));
+    unexplained.push(...explainViolations(contract, fresh, request, body, seen, depth + 1));
+  }
+  return unexplained;
+}
