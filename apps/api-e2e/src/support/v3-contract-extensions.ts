@@ -11,6 +11,8 @@ export interface DocumentedExtension {
   name: string;
   /** A heading of docs/api-conventions.md, exactly as written there (without the #s). */
   section: string;
+  /** Text that section must contain: where it documents this extension (checked by the test). */
+  mentions: string;
   /** What the extension is, in one sentence. */
   what: string;
   matches(violation: Violation, request: ContractRequest): boolean;
@@ -44,12 +46,14 @@ export const DOCUMENTED_EXTENSIONS: DocumentedExtension[] = [
   {
     name: 'list-expand',
     section: 'Lists (`GET /api/v3/SalesOrders[/{type}]`, `.../{orderId}/lines`)',
+    mentions: '`expand` on the lists (items are then full orders',
     what: 'the order lists take `expand` (the specification asks for it); with it, items are full orders (SalesOrderDto) instead of summary rows',
     matches: (v) => SALES_ORDER_LISTS.includes(v.operationId) && v.part === 'request' && v.at === '/query' && v.keyword === 'additionalProperties' && v.subject === 'expand',
   },
   {
     name: 'list-expand-items-are-orders',
     section: 'Lists (`GET /api/v3/SalesOrders[/{type}]`, `.../{orderId}/lines`)',
+    mentions: 'items are then full orders, the document\'s SalesOrderDto',
     what: 'with `expand`, list items are full orders, validated against SalesOrderDto instead of SalesOrderListDto',
     matches: (v, request) =>
       SALES_ORDER_LISTS.includes(v.operationId) && v.part === 'body' && v.against === undefined && /^\/value\/\d+/.test(v.at) && /(^|&)expand=/.test(request.query),
@@ -60,7 +64,8 @@ export const DOCUMENTED_EXTENSIONS: DocumentedExtension[] = [
   },
   {
     name: 'order-lines-in-order',
-    section: 'Orders',
+    section: 'Lists (`GET /api/v3/SalesOrders[/{type}]`, `.../{orderId}/lines`)',
+    mentions: 'and the `lines` part are additions to the document',
     what: 'a full order carries its `lines` (SalesOrderLineDto each) with `expand=lines` or `all`, and in the answers of POST and PATCH',
     matches: (v) => v.part === 'body' && ORDER_AT.test(v.at) && v.keyword === 'additionalProperties' && v.subject === 'lines',
     validateAs: (v, body) => {
@@ -71,6 +76,7 @@ export const DOCUMENTED_EXTENSIONS: DocumentedExtension[] = [
   {
     name: 'write-answers-carry-the-order',
     section: 'Orders',
+    mentions: 'so is POST\'s 201 body (the created order)',
     what: 'POST (201) and PATCH (202) answer with the whole order (SalesOrderDto), where the document declares no body',
     matches: (v) => SALES_ORDER_WRITES.includes(v.operationId) && v.part === 'body' && v.at === '' && v.keyword === 'undeclared',
     validateAs: (_v, body) => [{ schema: 'SalesOrderDto', value: body, at: '' }],
@@ -78,6 +84,7 @@ export const DOCUMENTED_EXTENSIONS: DocumentedExtension[] = [
   {
     name: 'etag-header',
     section: 'ETags and events',
+    mentions: 'answer with the `ETag` header',
     what: 'the order, its writes and the line operations answer with the order version as a strong `ETag` (the document says so in prose only)',
     matches: (v) =>
       v.part === 'headers' &&
@@ -88,30 +95,35 @@ export const DOCUMENTED_EXTENSIONS: DocumentedExtension[] = [
   {
     name: 'add-lines-location',
     section: 'Lines and PATCH',
+    mentions: 'POST also carries `Location`',
     what: 'POST .../lines answers with `Location` (the order), as the document describes its 202 in prose without declaring the header',
     matches: (v) => v.operationId === 'SalesOrders_AddLines_typeorderIdlines' && v.part === 'headers' && v.keyword === 'undeclared' && v.subject === 'location',
   },
   {
     name: 'request-id-header',
     section: 'Errors',
+    mentions: 'carries `x-request-id`',
     what: 'every response carries `x-request-id`',
     matches: (v) => v.part === 'headers' && v.keyword === 'undeclared' && v.subject === 'x-request-id',
   },
   {
     name: 'rate-limit-headers',
     section: 'Errors',
+    mentions: '`x-ratelimit-limit`, `x-ratelimit-remaining` and `x-ratelimit-reset`',
     what: 'responses through the gateway carry `x-ratelimit-limit`, `x-ratelimit-remaining` and `x-ratelimit-reset` (the company\'s per-minute budget)',
     matches: (v) => v.part === 'headers' && v.keyword === 'undeclared' && ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'].includes(v.subject ?? ''),
   },
   {
     name: 'problem-json',
     section: 'Errors',
+    mentions: '`/api/...`: `application/problem+json`',
     what: 'errors are `application/problem+json` (RFC 9457), the ProblemDetails shape the document declares as application/json',
     matches: (v) => v.part === 'content-type' && v.subject === 'application/problem+json',
   },
   {
     name: 'if-match-required-on-every-write',
-    section: 'Lines and PATCH',
+    section: 'ETags and events',
+    mentions: 'DELETE of an order and POST/DELETE `.../lines` answer them too',
     what: 'DELETE of an order and POST/DELETE .../lines answer 428 without If-Match and 412 on a stale one, like the PATCHes, though the document lists neither for them',
     matches: (v) =>
       ['SalesOrders_Delete_typeorderId', 'SalesOrders_AddLines_typeorderIdlines', 'SalesOrders_DeleteLines_typeorderIdlines'].includes(v.operationId) &&
