@@ -86,13 +86,15 @@ function expectConforms(result: { unexplained: Violation[] }): void {
   if (result.unexplained.length > 0) throw new Error(`departures from the published document that are not documented extensions:\n${describeViolations(result.unexplained)}`);
 }
 
-/** Runs a documented operation: it must answer `status` and conform, or, while pending, must not succeed. */
+/** Runs a documented operation: it must answer `status` and conform, or, while pending, must not succeed (its request must conform either way). */
 async function expectOperation(call: Call, status: number): Promise<ContractResponse> {
   const result = await exchange(call);
   if (pendingOperations.has(call.operationId)) {
     if (result.response.status >= 200 && result.response.status < 300) {
       throw new Error(`${call.operationId} is listed in pendingOperations but answered ${result.response.status}: remove it from the list`);
     }
+    // The request is the test's own: it must follow the document already.
+    expectConforms({ unexplained: result.unexplained.filter((violation) => violation.part === 'request') });
     return result.response;
   }
   if (result.response.status !== status) {
