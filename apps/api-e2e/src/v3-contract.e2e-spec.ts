@@ -62,13 +62,15 @@ interface Call {
   /** Query parameters in the order sent; a repeated name is an array as the document's `form`/`explode` style sends it. */
   query?: Array<[string, string]>;
   body?: unknown;
+  /** The body's media type (default application/json). */
+  contentType?: string;
   ifMatch?: string;
 }
 
 /** The request headers a client generated from the document sends: a bearer token (it grants one company), JSON. */
 async function requestHeaders(call: Call): Promise<Record<string, string>> {
   const { 'ipp-company-id': _company, ...headers } = await auth.headers({ company: COMPANY, applicationType: null });
-  if (call.body !== undefined) headers['content-type'] = 'application/json';
+  if (call.body !== undefined) headers['content-type'] = call.contentType ?? 'application/json';
   if (call.ifMatch !== undefined) headers['if-match'] = call.ifMatch;
   return headers;
 }
@@ -422,6 +424,20 @@ describe('the published v3 document, operation by operation, through the gateway
 
   it('SalesOrders_Delete_typeorderId: DELETE the order with If-Match', async () => {
     await expectOperation({ operationId: 'SalesOrders_Delete_typeorderId', pathParams: orderParams(), ifMatch: need('etag') }, 202);
+  });
+
+  it('takes a body in each media type the document declares for it (application/json, text/json, application/*+json)', async () => {
+    const operation = contract.operation('SalesOrders_CreateNewItem_');
+    const declared = Object.keys((operation.requestBody as { content: Record<string, unknown> }).content);
+    expect(declared.sort()).toEqual(['application/*+json', 'application/json', 'text/json']);
+    const problems: Violation[] = [];
+    for (const mediaType of declared) {
+      const contentType = mediaType.replace('*', 'vnd.erp.sales-order');
+      const result = await exchange({ operationId: 'SalesOrders_CreateNewItem_', body: newSalesOrder(), contentType });
+      expect([contentType, result.response.status]).toEqual([contentType, 201]);
+      problems.push(...result.unexplained);
+    }
+    expectConforms({ unexplained: problems });
   });
 
   it('called every operation of the document, and no 5xx', () => {

@@ -657,6 +657,17 @@ describe('sales-orders-v3 create, read, update, delete', () => {
       expect(big.status).toBe(413);
     });
 
+    it('takes JSON bodies in every media type the v3 document declares (text/json, application/*+json), with the same rules', async () => {
+      for (const contentType of ['text/json', 'application/vnd.erp.sales-order+json', 'text/json; charset=utf-8']) {
+        const response = await send('POST', '/api/v3/SalesOrders', { ...NEW_ORDER, type: 'CM' }, { 'content-type': contentType });
+        expect([contentType, response.status]).toEqual([contentType, 201]);
+      }
+      const deep = `${'['.repeat(100)}${']'.repeat(100)}`;
+      expect((await send('POST', '/api/v3/SalesOrders', deep, { 'content-type': 'application/vnd.erp.sales-order+json' })).status).toBe(400);
+      const nul = await send('POST', '/api/v3/SalesOrders', { ...NEW_ORDER, description: 'a\u0000b' }, { 'content-type': 'text/json' });
+      expect(nul.status).toBe(400);
+    });
+
     it('refuses unknown query parameters on a single read', async () => {
       expect((await send('GET', '/api/v3/SalesOrders/SO/000001?expnad=lines')).status).toBe(400);
     });
