@@ -64,6 +64,8 @@ interface Call {
   body?: unknown;
   /** The body's media type (default application/json). */
   contentType?: string;
+  /** The Accept header (default application/json). */
+  accept?: string;
   ifMatch?: string;
 }
 
@@ -71,6 +73,7 @@ interface Call {
 async function requestHeaders(call: Call): Promise<Record<string, string>> {
   const { 'ipp-company-id': _company, ...headers } = await auth.headers({ company: COMPANY, applicationType: null });
   if (call.body !== undefined) headers['content-type'] = call.contentType ?? 'application/json';
+  if (call.accept !== undefined) headers['accept'] = call.accept;
   if (call.ifMatch !== undefined) headers['if-match'] = call.ifMatch;
   return headers;
 }
@@ -265,6 +268,11 @@ describe('the published v3 document, operation by operation, through the gateway
     expect(plain.headers['etag']).toBe(need('etag'));
     const none = await expectOperation({ operationId: 'SalesOrders_GetItemAsync_typeorderId', pathParams: orderParams(), query: [['expand', 'None']] }, 200);
     expect(none.body).toEqual(plain.body);
+    // A client may ask for any of the document's response media types (text/json, text/plain): the
+    // answer must still be one the document declares (checked by expectOperation), never a 406.
+    for (const accept of ['text/json', 'text/plain']) {
+      await expectOperation({ operationId: 'SalesOrders_GetItemAsync_typeorderId', pathParams: orderParams(), accept }, 200);
+    }
     await expectOperation(
       { operationId: 'SalesOrders_GetItemAsync_typeorderId', pathParams: orderParams(), query: everyExpansion().map((value) => ['expand', value] as [string, string]) },
       200,
