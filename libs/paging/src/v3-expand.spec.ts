@@ -17,6 +17,12 @@ describe('parseV3Expand', () => {
     expect(parseV3Expand('all,lines', PARTS).size).toBe(PARTS.length);
   });
 
+  it('accepts the values given as meaning nothing, alone or with others, and names them among the allowed', () => {
+    expect(parseV3Expand('None', PARTS, 'expand', ['none']).size).toBe(0);
+    expect([...parseV3Expand(['none', 'Lines'], PARTS, 'expand', ['none'])]).toEqual(['lines']);
+    expect(() => parseV3Expand('bogus', PARTS, 'expand', ['none'])).toThrow(/allowed: lines, customer, billing, note, all, none$/);
+  });
+
   it('refuses unknown and empty values, naming each', () => {
     for (const value of ['lines,bogus', 'none', '', 'lines,', ['lines', '']]) {
       let error: unknown;

@@ -21,9 +21,27 @@ export type OrderStatus = (typeof ORDER_STATUSES)[number];
 /** A new order starts Open or on Hold. */
 export const CREATE_STATUSES = ['Open', 'Hold'] as const;
 
-/** The parts `expand` can add to an order (`all` means every one). */
-export const EXPAND_PARTS = ['lines', 'customer', 'billing', 'shipping', 'payment', 'note', 'attachments'] as const;
+/**
+ * The parts `expand` can add to an order (`all` means every one; any case). The v3 document's
+ * expansion names are all accepted: `owner`, `origin` and `freight` are parts this service keeps no
+ * data for, so they add nothing; `lines` is this product's addition.
+ */
+export const EXPAND_PARTS = [
+  'lines',
+  'customer',
+  'billing',
+  'shipping',
+  'payment',
+  'financialInformation',
+  'note',
+  'attachments',
+  'owner',
+  'origin',
+  'freight',
+] as const;
 export type ExpandPart = (typeof EXPAND_PARTS)[number];
+/** `expand` values that add no part: the v3 document's `None` (its default). */
+export const EXPAND_NOTHING = ['none'] as const;
 
 /** A customer whose snapshot has this status cannot be put on an order. */
 export const INACTIVE_CUSTOMER_STATUS = 'Inactive';

@@ -82,6 +82,28 @@ const CUSTOMER_JSON = jsonObject([
   ['refNo', 'o.customer_ref_no'],
 ]);
 
+/**
+ * A stored `billing`/`shipping` (`{ address, contact }`, the request's shape) as the v3 document's
+ * SalesOrderBillingDto / SalesOrderShippingDto show it: the address's `countryId` and `stateId` become
+ * `country` and `county` (`{ id, name }`, AddressDto's names), and what is not set is left out rather
+ * than null, since the document's nested objects are not nullable.
+ */
+function addressAndContactJson(column: string): string {
+  const address = `(${column} -> 'address')`;
+  const pair = (key: string, field: string) =>
+    `CASE WHEN ${address} ->> '${field}' IS NULL THEN '{}'::jsonb ELSE jsonb_build_object('${key}', jsonb_build_object('id', ${address} ->> '${field}', 'name', NULL)) END`;
+  const addressPart = `CASE WHEN jsonb_typeof(${address}) = 'object'
+      THEN jsonb_build_object('address', (${address} - 'countryId' - 'stateId') || ${pair('country', 'countryId')} || ${pair('county', 'stateId')})
+      ELSE '{}'::jsonb END`;
+  const contactPart = `CASE WHEN jsonb_typeof(${column} -> 'contact') = 'object' THEN jsonb_build_object('contact', ${column} -> 'contact') ELSE '{}'::jsonb END`;
+  return `(${addressPart} || ${contactPart})`;
+}
+
+/** `{ key: <column -> field> }` when that is an object, else `{}`: a part the document does not let be null. */
+function objectIfSet(key: string, column: string, field: string): string {
+  return `CASE WHEN jsonb_typeof(${column} -> '${field}') = 'object' THEN jsonb_build_object('${key}', ${column} -> '${field}') ELSE '{}'::jsonb END`;
+}
+
 /** A summary row of the list without expand. */
 export const SUMMARY_JSON = `${jsonObject([
   ['type', 'o.order_type'],
@@ -123,9 +145,12 @@ export function orderJson(parts: ReadonlySet<ExpandPart>): string {
     ],
   );
   if (parts.has('customer')) head.push(['customer', CUSTOMER_JSON]);
-  if (parts.has('billing')) head.push(['billing', 'o.billing']);
-  if (parts.has('shipping')) head.push(['shipping', 'o.shipping']);
-  if (parts.has('payment')) head.push(['paymentSettings', 'o.payment_settings']);
+  if (parts.has('billing')) head.push(['billing', addressAndContactJson('o.billing')]);
+  if (parts.has('shipping')) head.push(['shipping', addressAndContactJson('o.shipping')]);
+  // The stored payment `method` is the document's paymentSettings.paymentMethod; the payment `terms`
+  // are financialInformation.terms there (SalesOrderPaymentDto has no terms).
+  if (parts.has('payment')) head.push(['paymentSettings', objectIfSet('paymentMethod', 'o.payment_settings', 'method')]);
+  if (parts.has('financialInformation')) head.push(['financialInformation', objectIfSet('terms', 'o.payment_settings', 'terms')]);
   // The salesperson (no catalogue of salespersons: the description is unknown) and whether the
   // order has a ROT/RUT deduction, the sources of the order's read views (sales-orders-v3).
   head.push(

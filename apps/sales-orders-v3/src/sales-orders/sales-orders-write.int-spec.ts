@@ -30,9 +30,10 @@ interface Order {
   currencyId: string | null;
   status: { description: string; hold: boolean; cancelled: boolean };
   customer?: { id: string; name: string; order: string | null; refNo: string | null };
-  billing?: { address: Record<string, unknown> | null; contact: Record<string, unknown> | null };
-  shipping?: { address: Record<string, unknown> | null; contact: Record<string, unknown> | null };
-  paymentSettings?: { terms: { id: string; description: string | null } | null; method: { id: string; description: string | null } | null };
+  billing?: { address?: Record<string, unknown>; contact?: Record<string, unknown> };
+  shipping?: { address?: Record<string, unknown>; contact?: Record<string, unknown> };
+  paymentSettings?: { paymentMethod?: { id: string; description: string | null } };
+  financialInformation?: { terms?: { id: string; description: string | null } };
   totals: { discountTotal: number; orderTotal: number };
   orderQty: number;
   lines?: Line[];
@@ -117,10 +118,10 @@ describe('sales-orders-v3 create, read, update, delete', () => {
         currencyId: 'NOK',
         status: { description: 'Open', hold: false, cancelled: false },
         customer: { id: '10001', name: 'Acme AS', order: 'PO-4711', refNo: 'REF-1' },
-        billing: { address: null, contact: null },
-        paymentSettings: { terms: null, method: null },
         attachments: [],
       });
+      // Parts never set are left out, not null: the v3 document's nested objects are not nullable.
+      expect([order.billing, order.shipping, order.paymentSettings, order.financialInformation]).toEqual([{}, {}, {}, {}]);
       expect(order.lines).toHaveLength(2);
       expect(order.lines![0]).toEqual({
         lineId: 1,
@@ -169,7 +170,7 @@ describe('sales-orders-v3 create, read, update, delete', () => {
       expect(order.lines![0].requestDate).toBe('2026-05-02T08:00:00.000Z');
     });
 
-    it('stores billing, shipping and payment settings, with every address and contact field present', async () => {
+    it('stores billing, shipping and payment settings, with every address and contact field present, shown as the v3 document names them', async () => {
       const { order } = await create({
         type: 'SO',
         customer: { id: '10001' },
@@ -177,12 +178,15 @@ describe('sales-orders-v3 create, read, update, delete', () => {
         shipping: { address: { line1: 'Kaia 5', postalCode: '5003', city: 'Bergen', countryId: 'NO' } },
         paymentSettings: { terms: { id: '30D', description: '30 days' }, method: { id: 'INVOICE' } },
       });
+      // countryId/stateId are AddressDto's country/county; a part never set (shipping's contact, county) is left out.
       expect(order.billing).toEqual({
-        address: { line1: 'Storgata 1', line2: null, line3: null, postalCode: null, city: 'Oslo', countryId: 'NO', stateId: null },
+        address: { line1: 'Storgata 1', line2: null, line3: null, postalCode: null, city: 'Oslo', country: { id: 'NO', name: null } },
         contact: { name: 'Kari', attention: null, email: 'kari@acme.example', phone1: null },
       });
-      expect(order.shipping).toMatchObject({ address: { city: 'Bergen', postalCode: '5003' }, contact: null });
-      expect(order.paymentSettings).toEqual({ terms: { id: '30D', description: '30 days' }, method: { id: 'INVOICE', description: null } });
+      expect(order.shipping).toEqual({ address: { line1: 'Kaia 5', line2: null, line3: null, postalCode: '5003', city: 'Bergen', country: { id: 'NO', name: null } } });
+      // The method is SalesOrderPaymentDto's paymentMethod; the terms are financialInformation.terms.
+      expect(order.paymentSettings).toEqual({ paymentMethod: { id: 'INVOICE', description: null } });
+      expect(order.financialInformation).toEqual({ terms: { id: '30D', description: '30 days' } });
     });
 
     it('computes money with exact decimals: 0.1 + 0.2 is 0.3 and large values keep every digit', async () => {
@@ -281,12 +285,14 @@ describe('sales-orders-v3 create, read, update, delete', () => {
       ['customer', ['customer']],
       ['billing,shipping', ['billing', 'shipping']],
       ['payment', ['paymentSettings']],
+      ['FinancialInformation', ['financialInformation']],
       ['note', ['note']],
       ['attachments', ['attachments']],
-      ['ALL', ['note', 'customer', 'billing', 'shipping', 'paymentSettings', 'lines', 'attachments']],
+      ['Owner,Origin,Freight,None', []],
+      ['ALL', ['note', 'customer', 'billing', 'shipping', 'paymentSettings', 'financialInformation', 'lines', 'attachments']],
     ])('adds exactly the requested parts for expand=%s', async (expand, keys) => {
       const { order } = await get(`/api/v3/SalesOrders/SO/000001?expand=${expand}`);
-      const optional = ['note', 'customer', 'billing', 'shipping', 'paymentSettings', 'lines', 'attachments'];
+      const optional = ['note', 'customer', 'billing', 'shipping', 'paymentSettings', 'financialInformation', 'lines', 'attachments', 'owner', 'origin', 'freight'];
       expect(optional.filter((k) => k in order).sort()).toEqual([...keys].sort());
     });
 
@@ -431,7 +437,7 @@ describe('sales-orders-v3 create, read, update, delete', () => {
         requestOn: '2026-07-01T00:00:00.000Z',
         currencyId: 'NOK',
       });
-      expect(body.billing!.address).toMatchObject({ line1: 'Storgata 1', city: 'Drammen', countryId: 'NO' });
+      expect(body.billing!.address).toMatchObject({ line1: 'Storgata 1', city: 'Drammen', country: { id: 'NO', name: null } });
       expect(body.billing!.contact).toEqual({ name: 'Per', attention: null, email: null, phone1: null });
       expect(body.lines!.map((l) => [l.lineId, l.inventory.id, l.quantity, l.extendedPrice])).toEqual([
         [1, 'A', 2, 100],
@@ -653,6 +659,17 @@ describe('sales-orders-v3 create, read, update, delete', () => {
       expect(xml.headers.get('content-type')).toMatch(/^application\/problem\+json/);
       const big = await send('POST', '/api/v3/SalesOrders', { type: 'SO', customer: { id: '10001' }, description: 'x'.repeat(9 * 1024 * 1024) });
       expect(big.status).toBe(413);
+    });
+
+    it('takes JSON bodies in every media type the v3 document declares (text/json, application/*+json), with the same rules', async () => {
+      for (const contentType of ['text/json', 'application/vnd.erp.sales-order+json', 'text/json; charset=utf-8']) {
+        const response = await send('POST', '/api/v3/SalesOrders', { ...NEW_ORDER, type: 'CM' }, { 'content-type': contentType });
+        expect([contentType, response.status]).toEqual([contentType, 201]);
+      }
+      const deep = `${'['.repeat(100)}${']'.repeat(100)}`;
+      expect((await send('POST', '/api/v3/SalesOrders', deep, { 'content-type': 'application/vnd.erp.sales-order+json' })).status).toBe(400);
+      const nul = await send('POST', '/api/v3/SalesOrders', { ...NEW_ORDER, description: 'a\u0000b' }, { 'content-type': 'text/json' });
+      expect(nul.status).toBe(400);
     });
 
     it('refuses unknown query parameters on a single read', async () => {

@@ -17,7 +17,7 @@ import {
   ref,
 } from '@erp/openapi';
 import { parseV3Expand } from '@erp/paging';
-import { EXPAND_PARTS, ORDER_STATUSES, ORDER_TYPE_CODES, orderLink, refuseUnknownParameters } from '@erp/sales-orders-queries';
+import { EXPAND_NOTHING, EXPAND_PARTS, ORDER_STATUSES, ORDER_TYPE_CODES, orderLink, refuseUnknownParameters } from '@erp/sales-orders-queries';
 import { CreateSalesOrderDto } from './dto/create-sales-order.dto';
 import { PatchSalesOrderDto } from './dto/patch-sales-order.dto';
 import { AddSalesOrderLinesDto, PatchSalesOrderLinesDto } from './dto/sales-order-lines.dto';
@@ -41,6 +41,8 @@ type QueryParams = Record<string, string | string[] | undefined>;
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 const EXPAND_VALUES = [...EXPAND_PARTS, 'all'];
+/** One order also takes the v3 document's `None` (its default); the lists' `expand` is this product's own. */
+const ORDER_EXPAND_VALUES = [...EXPAND_VALUES, ...EXPAND_NOTHING];
 const TYPE_PARAM = ApiParam({ name: 'type', description: 'Order type', schema: { type: 'string', enum: [...ORDER_TYPE_CODES] } });
 const ORDER_ID_PARAM = ApiParam({ name: 'orderId', description: 'Order id (numbered per company and type)', schema: { type: 'string', examples: ['000123'] } });
 
@@ -113,7 +115,7 @@ export class SalesOrdersController {
   @ApiOperation({ summary: 'Get a sales order' })
   @TYPE_PARAM
   @ORDER_ID_PARAM
-  @ApiExpand(EXPAND_VALUES)
+  @ApiExpand(ORDER_EXPAND_VALUES)
   @ApiJsonResponse(200, 'The order with the expanded parts', 'SalesOrder', ETAG_HEADER)
   @ApiErrors('problem', 404)
   @Header('content-type', JSON_TYPE)
@@ -126,7 +128,7 @@ export class SalesOrdersController {
   ): Promise<VersionedBody<string>> {
     const key = orderKey(companyId, type, orderId);
     refuseUnknownParameters(query, new Set(['expand']));
-    const order = await this.getOrder.execute(key, parseV3Expand(query.expand, EXPAND_PARTS));
+    const order = await this.getOrder.execute(key, parseV3Expand(query.expand, EXPAND_PARTS, 'expand', EXPAND_NOTHING));
     return versioned(order.json, order.version);
   }
 

@@ -287,6 +287,25 @@ export const SALES_ORDER_SCHEMAS: Schemas = {
   SalesOrderAddressAndContact: { type: ['object', 'null'], properties: { address: ref('SalesOrderAddress'), contact: ref('SalesOrderContact') } },
   SalesOrderCodeDescription: { type: ['object', 'null'], required: ['id'], properties: { id: { type: 'string', maxLength: 30 }, description: text(100) } },
   SalesOrderPaymentSettings: { type: ['object', 'null'], properties: { terms: ref('SalesOrderCodeDescription'), method: ref('SalesOrderCodeDescription') } },
+  SalesOrderIdName: { type: 'object', properties: { id: { type: 'string' }, name: { type: 'null' } } },
+  SalesOrderReadAddress: {
+    type: 'object',
+    description: 'An address as orders show it (the v3 document\'s AddressDto): `countryId` and `stateId` of the request are `country.id` and `county.id`; unset ones are left out.',
+    properties: {
+      line1: text(50),
+      line2: text(50),
+      line3: text(50),
+      postalCode: text(20),
+      city: text(50),
+      country: ref('SalesOrderIdName'),
+      county: ref('SalesOrderIdName'),
+    },
+  },
+  SalesOrderReadAddressAndContact: {
+    type: 'object',
+    description: 'Billing or shipping as orders show it; a part never set is left out.',
+    properties: { address: ref('SalesOrderReadAddress'), contact: ref('SalesOrderContact') },
+  },
   SalesOrderLine: {
     type: 'object',
     properties: {
@@ -308,7 +327,8 @@ export const SALES_ORDER_SCHEMAS: Schemas = {
   },
   SalesOrder: {
     type: 'object',
-    description: 'A full order. The parts `note`, `customer`, `billing`, `shipping`, `paymentSettings`, `lines` and `attachments` are present only when expanded (POST and PATCH answer every part).',
+    description:
+      'A full order. The parts `note`, `customer`, `billing`, `shipping`, `paymentSettings`, `financialInformation`, `lines` and `attachments` are present only when expanded (POST and PATCH answer every part).',
     required: ['type', 'orderId', 'status', 'totals', 'lastModified', 'version'],
     properties: {
       type: orderType,
@@ -324,9 +344,18 @@ export const SALES_ORDER_SCHEMAS: Schemas = {
         properties: { description: { type: 'string', enum: [...ORDER_STATUSES] }, hold: { type: 'boolean' }, cancelled: { type: 'boolean' } },
       },
       customer: { type: 'object', properties: { id: { type: 'string' }, name: { type: 'string' }, order: text(), refNo: text() } },
-      billing: ref('SalesOrderAddressAndContact'),
-      shipping: ref('SalesOrderAddressAndContact'),
-      paymentSettings: ref('SalesOrderPaymentSettings'),
+      billing: ref('SalesOrderReadAddressAndContact'),
+      shipping: ref('SalesOrderReadAddressAndContact'),
+      paymentSettings: {
+        type: 'object',
+        description: 'The payment method (the request\'s `paymentSettings.method`) as the v3 document names it; left out when not set.',
+        properties: { paymentMethod: ref('SalesOrderCodeDescription') },
+      },
+      financialInformation: {
+        type: 'object',
+        description: 'The payment terms (the request\'s `paymentSettings.terms`) where the v3 document has them; left out when not set.',
+        properties: { terms: ref('SalesOrderCodeDescription') },
+      },
       salesPerson: { type: 'object', additionalProperties: false, properties: { id: text(), description: { ...text(), description: 'Not kept: null' } } },
       isRotRutDeductable: { type: 'boolean', description: 'Whether the order has a ROT/RUT deduction (`rotRut`)' },
       totals: {

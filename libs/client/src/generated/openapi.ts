@@ -703,10 +703,10 @@ export type components = {
             /** Format: date-time */
             until: string;
         };
-        /** @description A full order. The parts `note`, `customer`, `billing`, `shipping`, `paymentSettings`, `lines` and `attachments` are present only when expanded (POST and PATCH answer every part). */
+        /** @description A full order. The parts `note`, `customer`, `billing`, `shipping`, `paymentSettings`, `financialInformation`, `lines` and `attachments` are present only when expanded (POST and PATCH answer every part). */
         SalesOrder: {
             attachments?: components["schemas"]["AttachmentRef"][];
-            billing?: components["schemas"]["SalesOrderAddressAndContact"];
+            billing?: components["schemas"]["SalesOrderReadAddressAndContact"];
             /**
              * Format: date-time
              * @description UTC
@@ -727,6 +727,10 @@ export type components = {
              */
             date?: string;
             description?: string | null;
+            /** @description The payment terms (the request's `paymentSettings.terms`) where the v3 document has them; left out when not set. */
+            financialInformation?: {
+                terms?: components["schemas"]["SalesOrderCodeDescription"];
+            };
             /** @description Whether the order has a ROT/RUT deduction (`rotRut`) */
             isRotRutDeductable?: boolean;
             /**
@@ -740,7 +744,10 @@ export type components = {
             /** @example 000123 */
             orderId: string;
             orderQty?: number;
-            paymentSettings?: components["schemas"]["SalesOrderPaymentSettings"];
+            /** @description The payment method (the request's `paymentSettings.method`) as the v3 document names it; left out when not set. */
+            paymentSettings?: {
+                paymentMethod?: components["schemas"]["SalesOrderCodeDescription"];
+            };
             /**
              * Format: date-time
              * @description UTC
@@ -752,7 +759,7 @@ export type components = {
                 description?: string | null;
                 id?: string | null;
             };
-            shipping?: components["schemas"]["SalesOrderAddressAndContact"];
+            shipping?: components["schemas"]["SalesOrderReadAddressAndContact"];
             status: {
                 cancelled?: boolean;
                 /** @enum {string} */
@@ -916,6 +923,10 @@ export type components = {
             discountPercent?: (number | string) | null;
             discountSequenceId?: string | null;
             skipDiscount?: boolean | null;
+        };
+        SalesOrderIdName: {
+            id?: string;
+            name?: null;
         };
         SalesOrderLine: {
             commissionable?: boolean;
@@ -1231,6 +1242,21 @@ export type components = {
             method?: components["schemas"]["SalesOrderCodeDescription"];
             terms?: components["schemas"]["SalesOrderCodeDescription"];
         } | null;
+        /** @description An address as orders show it (the v3 document's AddressDto): `countryId` and `stateId` of the request are `country.id` and `county.id`; unset ones are left out. */
+        SalesOrderReadAddress: {
+            city?: string | null;
+            country?: components["schemas"]["SalesOrderIdName"];
+            county?: components["schemas"]["SalesOrderIdName"];
+            line1?: string | null;
+            line2?: string | null;
+            line3?: string | null;
+            postalCode?: string | null;
+        };
+        /** @description Billing or shipping as orders show it; a part never set is left out. */
+        SalesOrderReadAddressAndContact: {
+            address?: components["schemas"]["SalesOrderReadAddress"];
+            contact?: components["schemas"]["SalesOrderContact"];
+        };
         SalesOrderRotRut: {
             appartment?: string | null;
             /** @description Whether the amounts are computed (ROT 30 %, RUT 50 % of the line including VAT, split equally) */
@@ -1634,8 +1660,8 @@ export interface operations {
             query?: {
                 /** @description Customer id */
                 customerId?: string;
-                /** @description Parts to include: lines, customer, billing, shipping, payment, note, attachments, all (comma-separated and/or repeated, any case); unknown values are 400 */
-                expand?: ("lines" | "customer" | "billing" | "shipping" | "payment" | "note" | "attachments" | "all")[];
+                /** @description Parts to include: lines, customer, billing, shipping, payment, financialInformation, note, attachments, owner, origin, freight, all (comma-separated and/or repeated, any case); unknown values are 400 */
+                expand?: ("lines" | "customer" | "billing" | "shipping" | "payment" | "financialInformation" | "note" | "attachments" | "owner" | "origin" | "freight" | "all")[];
                 /** @description Case-insensitive text matched against orderId, the customer's order number and the customer name */
                 filter?: string;
                 /** @description ISO 8601; UTC unless an offset is given; inclusive */
@@ -1793,8 +1819,8 @@ export interface operations {
             query?: {
                 /** @description Customer id */
                 customerId?: string;
-                /** @description Parts to include: lines, customer, billing, shipping, payment, note, attachments, all (comma-separated and/or repeated, any case); unknown values are 400 */
-                expand?: ("lines" | "customer" | "billing" | "shipping" | "payment" | "note" | "attachments" | "all")[];
+                /** @description Parts to include: lines, customer, billing, shipping, payment, financialInformation, note, attachments, owner, origin, freight, all (comma-separated and/or repeated, any case); unknown values are 400 */
+                expand?: ("lines" | "customer" | "billing" | "shipping" | "payment" | "financialInformation" | "note" | "attachments" | "owner" | "origin" | "freight" | "all")[];
                 /** @description Case-insensitive text matched against orderId, the customer's order number and the customer name */
                 filter?: string;
                 /** @description ISO 8601; UTC unless an offset is given; inclusive */
@@ -1867,8 +1893,8 @@ export interface operations {
     SalesOrders_get: {
         parameters: {
             query?: {
-                /** @description Parts to include: lines, customer, billing, shipping, payment, note, attachments, all (comma-separated and/or repeated, any case); unknown values are 400 */
-                expand?: ("lines" | "customer" | "billing" | "shipping" | "payment" | "note" | "attachments" | "all")[];
+                /** @description Parts to include: lines, customer, billing, shipping, payment, financialInformation, note, attachments, owner, origin, freight, all, none (comma-separated and/or repeated, any case); unknown values are 400 */
+                expand?: ("lines" | "customer" | "billing" | "shipping" | "payment" | "financialInformation" | "note" | "attachments" | "owner" | "origin" | "freight" | "all" | "none")[];
             };
             header?: {
                 /** @description The company addressed; may be omitted when the token grants exactly one company. */

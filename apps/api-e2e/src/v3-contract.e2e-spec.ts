@@ -1,0 +1,470 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { RunningSystem } from '@erp/dev';
+import { startTestSystem, type TestSystem } from '@erp/dev/testing';
+import { TestAuth } from '@erp/testing';
+import { DOCUMENTED_EXTENSIONS, explainViolations } from './support/v3-contract-extensions';
+import { describeViolations, readResponse, V3Contract, type ContractRequest, type ContractResponse, type Violation } from './support/v3-contract';
+
+/**
+ * TEMPORARY: operations of the document this branch does not serve yet (being built in parallel).
+ * Each is still called with its request built from the document, but only has to fail; one that
+ * answers 2xx fails the test, so nothing stays listed here by accident. Empty it as they land.
+ */
+const pendingOperations = new Set<string>([
+  'Customers_GetList_',
+  'Customers_GetCustomerLocationList_customerIdlocations',
+  'Inventory_GetList_',
+  'SalesOrders_GetItemCommissions_typeorderIdcommissions',
+  'SalesOrders_GetItemDiscounts_typeorderIddiscounts',
+  'SalesOrders_GetItemRotRut_typeorderIdrotrut',
+  'SalesOrders_GetSalesOrderShipment_typeorderIdshipment',
+  'SalesOrders_GetItemTax_typeorderIdtax',
+]);
+
+/** A test's title: the operation, what it does, and whether it is still pending. */
+const named = (operationId: string, what: string) => `${operationId}: ${what}${pendingOperations.has(operationId) ? ' [PENDING: only must not answer 2xx]' : ''}`;
+
+const COMPANY = '1000001';
+const CONVENTIONS = readFileSync(path.join(__dirname, '../../../docs/api-conventions.md'), 'utf8');
+
+const auth = new TestAuth();
+const contract = new V3Contract();
+let testSystem: TestSystem | undefined;
+let system: RunningSystem;
+/** Extensions some response of this run showed (by name). */
+const seen = new Set<string>();
+/** Operations a request of this run was sent to. */
+const called = new Set<string>();
+const fivexx: string[] = [];
+
+/** What the steps share: the customer, the items, the order and its current ETag (set as answers arrive). */
+interface Fixture {
+  customerNumber: string;
+  /** Inventory items the order lines use. */
+  items: string[];
+  type: string;
+  orderId: string;
+  etag: string;
+  lineIds: number[];
+}
+const fixture: Partial<Fixture> = {};
+
+function need<K extends keyof Fixture>(key: K): Fixture[K] {
+  const value = fixture[key];
+  if (value === undefined) throw new Error(`fixture ${key} is missing: an earlier step failed`);
+  return value as Fixture[K];
+}
+
+interface Call {
+  operationId: string;
+  pathParams?: Record<string, string | number>;
+  /** Query parameters in the order sent; a repeated name is an array as the document's `form`/`explode` style sends it. */
+  query?: Array<[string, string]>;
+  body?: unknown;
+  /** The body's media type (default application/json). */
+  contentType?: string;
+  /** The Accept header (default application/json). */
+  accept?: string;
+  ifMatch?: string;
+}
+
+/** The request headers a client generated from the document sends: a bearer token (it grants one company), JSON. */
+async function requestHeaders(call: Call): Promise<Record<string, string>> {
+  const { 'ipp-company-id': _company, ...headers } = await auth.headers({ company: COMPANY, applicationType: null });
+  if (call.body !== undefined) headers['content-type'] = call.contentType ?? 'application/json';
+  if (call.accept !== undefined) headers['accept'] = call.accept;
+  if (call.ifMatch !== undefined) headers['if-match'] = call.ifMatch;
+  return headers;
+}
+
+/**
+ * Sends one request built from the document and returns the response with every departure from the
+ * document that no documented extension explains (the request's own included, so the test cannot drift).
+ */
+async function exchange(call: Call): Promise<{ response: ContractResponse; unexplained: Violation[] }> {
+  const operation = contract.operation(call.operationId);
+  called.add(call.operationId);
+  const request: ContractRequest = {
+    method: operation.method as ContractRequest['method'],
+    path: contract.path(call.operationId, call.pathParams),
+    query: new URLSearchParams(call.query ?? []).toString(),
+    headers: await requestHeaders(call),
+    ...(call.body !== undefined ? { body: call.body } : {}),
+  };
+  const sent = await fetch(`${system.baseUrl}${request.path}${request.query ? `?${request.query}` : ''}`, {
+    method: request.method.toUpperCase(),
+    headers: request.headers,
+    ...(call.body !== undefined ? { body: JSON.stringify(call.body) } : {}),
+  });
+  const response = await readResponse(sent);
+  // The order's current ETag for the next write, whatever else the step finds.
+  if (response.status < 300 && response.headers['etag'] && call.pathParams?.['orderId'] === fixture.orderId) fixture.etag = response.headers['etag'];
+  if (response.status >= 500) fivexx.push(`${call.operationId} ${response.status}`);
+  const violations = [...contract.checkRequest(call.operationId, request), ...contract.checkResponse(call.operationId, response)];
+  return { response, unexplained: explainViolations(contract, violations, request, response.body, seen) };
+}
+
+function expectConforms(result: { unexplained: Violation[] }): void {
+  if (result.unexplained.length > 0) throw new Error(`departures from the published document that are not documented extensions:\n${describeViolations(result.unexplained)}`);
+}
+
+/** Runs a documented operation: it must answer `status` and conform, or, while pending, must not succeed (its request must conform either way). */
+async function expectOperation(call: Call, status: number): Promise<ContractResponse> {
+  const result = await exchange(call);
+  if (pendingOperations.has(call.operationId)) {
+    if (result.response.status >= 200 && result.response.status < 300) {
+      throw new Error(`${call.operationId} is listed in pendingOperations but answered ${result.response.status}: remove it from the list`);
+    }
+    // The request is the test's own: it must follow the document already.
+    expectConforms({ unexplained: result.unexplained.filter((violation) => violation.part === 'request') });
+    return result.response;
+  }
+  if (result.response.status !== status) {
+    throw new Error(`${call.operationId} answered ${result.response.status}, expected ${status}: ${JSON.stringify(result.response.body)}`);
+  }
+  expectConforms(result);
+  return result.response;
+}
+
+// ---- Fixtures -------------------------------------------------------------------------------------
+
+async function createCustomer(): Promise<void> {
+  const response = await fetch(`${system.baseUrl}/v1/customer`, {
+    method: 'POST',
+    headers: { ...(await auth.headers({ company: COMPANY })), 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'Nordic Contract Foods AB', currencyId: 'SEK' }),
+  });
+  expect(response.status).toBe(201);
+  fixture.customerNumber = ((await response.json()) as { number: string }).number;
+}
+
+/**
+ * The inventory items order lines use. Once order lines must name an existing item, create them here
+ * (one request each through the inventory endpoint) before any order is written.
+ */
+async function createInventoryItems(): Promise<void> {
+  fixture.items = ['CONTRACT-ITEM-1', 'CONTRACT-ITEM-2', 'CONTRACT-ITEM-3'];
+}
+
+const today = new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate()));
+const inDays = (days: number) => new Date(today.getTime() + days * 86_400_000).toISOString();
+
+/** NewSalesOrderCommand with realistic values (validated against the document with every request). */
+function newSalesOrder(): unknown {
+  const [first, second] = need('items');
+  const address = { line1: 'Storgatan 12', line2: null, line3: null, postalCode: '111 22', city: 'Stockholm', countryId: 'SE', stateId: null };
+  return {
+    type: 'SO',
+    customer: { id: need('customerNumber'), order: 'PO-2026-118', refNo: 'REF-77' },
+    date: today.toISOString(),
+    requestOn: inDays(7),
+    cancelBy: inDays(30),
+    description: 'Spring assortment',
+    note: 'Deliver to the loading dock',
+    currencyId: 'SEK',
+    status: 'Open',
+    billing: { address, contact: { name: 'Anna Berg', attention: 'Accounts payable', email: 'anna.berg@example.com', phone1: '+46 8 123 45 67' } },
+    shipping: { address: { ...address, line1: 'Hamnvägen 3' }, contact: { name: 'Erik Lund', attention: null, email: 'erik.lund@example.com', phone1: null } },
+    orderLines: [
+      { inventoryId: first, quantity: 4, unitPrice: 101.25, discountPercent: 10, description: 'Oat drink 1 l', unitOfMeasure: 'PCS', warehouseId: 'MAIN', requestDate: inDays(7), note: null },
+      { inventoryId: second, quantity: 2.5, unitPrice: 39.9, description: 'Rye bread', note: 'Sliced' },
+    ],
+  };
+}
+
+const orderParams = () => ({ type: need('type'), orderId: need('orderId') });
+const etagOf = (response: ContractResponse) => {
+  const etag = response.headers['etag'];
+  if (!etag) throw new Error('the response has no ETag');
+  fixture.etag = etag;
+  return etag;
+};
+
+/**
+ * POST the order once sales orders know the customer (customer events travel over Kafka). The order
+ * is the fixture of the later steps even when its answer does not conform (that fails this step only).
+ */
+async function createOrder(): Promise<{ response: ContractResponse; unexplained: Violation[] }> {
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    const result = await exchange({ operationId: 'SalesOrders_CreateNewItem_', body: newSalesOrder() });
+    const problem = result.response.body as { details?: Array<{ code?: string }> } | undefined;
+    if (result.response.status === 400 && problem?.details?.[0]?.code === '0007-UnknownReference' && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      continue;
+    }
+    expect(result.response.status).toBe(201);
+    const order = result.response.body as { type: string; orderId: string; lines: Array<{ lineId: number }> };
+    Object.assign(fixture, { type: order.type, orderId: order.orderId, lineIds: order.lines.map((line) => line.lineId) });
+    etagOf(result.response);
+    return result;
+  }
+}
+
+/** Every value of the document's SalesOrderExpansions but `None` and `All`: each part on its own name. */
+function everyExpansion(): string[] {
+  const schemas = contract.api.definition.components?.schemas as Record<string, { enum?: string[] }>;
+  return (schemas['SalesOrderExpansions']?.enum ?? []).filter((value) => value !== 'None' && value !== 'All');
+}
+
+// ---- The contract ----------------------------------------------------------------------------------
+
+describe('the published v3 document, operation by operation, through the gateway', () => {
+  beforeAll(async () => {
+    await contract.init();
+    testSystem = await startTestSystem('e2e_contract', { auth });
+    system = testSystem.system;
+    await createCustomer();
+    await createInventoryItems();
+  }, 180_000);
+
+  afterAll(async () => {
+    await testSystem?.stop();
+  });
+
+  it('SalesOrders_CreateNewItem_: POST an order', async () => {
+    const result = await createOrder();
+    expect(result.response.headers['location']).toBe(`/api/v3/SalesOrders/${need('type')}/${need('orderId')}`);
+    expectConforms(result);
+  }, 120_000);
+
+  it('SalesOrders_GetList_: the list, with every documented parameter', async () => {
+    const response = await expectOperation(
+      {
+        operationId: 'SalesOrders_GetList_',
+        query: [
+          ['customerId', need('customerNumber')],
+          ['status', 'Open'],
+          ['modifiedSince', today.toISOString()],
+          ['pageSize', '10'],
+          ['pageIndex', '0'],
+          ['orderBy', 'lastModified asc'],
+          ['filter', need('orderId')],
+        ],
+      },
+      200,
+    );
+    expect((response.body as { totalCount: number }).totalCount).toBe(1);
+  });
+
+  it('SalesOrders_GetList_type: the list of one type', async () => {
+    const response = await expectOperation({ operationId: 'SalesOrders_GetList_type', pathParams: { type: need('type') }, query: [['orderBy', 'created desc']] }, 200);
+    expect((response.body as { value: unknown[] }).value).toHaveLength(1);
+  });
+
+  it('SalesOrders_GetList_ and _type with expand=all: every item a SalesOrderDto (an extension)', async () => {
+    for (const call of [
+      { operationId: 'SalesOrders_GetList_', query: [['expand', 'all']] as Array<[string, string]> },
+      { operationId: 'SalesOrders_GetList_type', pathParams: { type: need('type') }, query: [['expand', 'all']] as Array<[string, string]> },
+    ]) {
+      const response = await expectOperation(call, 200);
+      expect((response.body as { value: Array<{ lines?: unknown[] }> }).value[0]?.lines).toHaveLength(2);
+    }
+  });
+
+  it('SalesOrders_GetItemAsync_typeorderId: the order, without expand, with None, with each expansion and with All', async () => {
+    const plain = await expectOperation({ operationId: 'SalesOrders_GetItemAsync_typeorderId', pathParams: orderParams() }, 200);
+    expect(plain.headers['etag']).toBe(need('etag'));
+    const none = await expectOperation({ operationId: 'SalesOrders_GetItemAsync_typeorderId', pathParams: orderParams(), query: [['expand', 'None']] }, 200);
+    expect(none.body).toEqual(plain.body);
+    // A client may ask for any of the document's response media types (text/json, text/plain): the
+    // answer must still be one the document declares (checked by expectOperation), never a 406.
+    for (const accept of ['text/json', 'text/plain']) {
+      await expectOperation({ operationId: 'SalesOrders_GetItemAsync_typeorderId', pathParams: orderParams(), accept }, 200);
+    }
+    await expectOperation(
+      { operationId: 'SalesOrders_GetItemAsync_typeorderId', pathParams: orderParams(), query: everyExpansion().map((value) => ['expand', value] as [string, string]) },
+      200,
+    );
+    const all = await expectOperation({ operationId: 'SalesOrders_GetItemAsync_typeorderId', pathParams: orderParams(), query: [['expand', 'All']] }, 200);
+    expect((all.body as { lines?: unknown[] }).lines).toHaveLength(2);
+  });
+
+  it('SalesOrders_Patch_typeorderId: PATCH header fields with If-Match', async () => {
+    const response = await expectOperation(
+      {
+        operationId: 'SalesOrders_Patch_typeorderId',
+        pathParams: orderParams(),
+        ifMatch: need('etag'),
+        body: { description: 'Spring assortment, revised', note: 'Deliver before noon', requestOn: inDays(9), status: 'Hold' },
+      },
+      202,
+    );
+    etagOf(response);
+  });
+
+  it('SalesOrders_GetItemLines_typeorderIdlines: the lines, paged', async () => {
+    const response = await expectOperation({ operationId: 'SalesOrders_GetItemLines_typeorderIdlines', pathParams: orderParams(), query: [['pageSize', '1'], ['pageIndex', '1']] }, 200);
+    expect((response.body as { totalCount: number }).totalCount).toBe(2);
+  });
+
+  it('SalesOrders_GetItemLine_typeorderIdlineslineId: one line', async () => {
+    await expectOperation({ operationId: 'SalesOrders_GetItemLine_typeorderIdlineslineId', pathParams: { ...orderParams(), lineId: need('lineIds')[0] as number } }, 200);
+  });
+
+  it('SalesOrders_AddLines_typeorderIdlines: POST new lines with If-Match', async () => {
+    const response = await expectOperation(
+      {
+        operationId: 'SalesOrders_AddLines_typeorderIdlines',
+        pathParams: orderParams(),
+        ifMatch: need('etag'),
+        body: { lines: [{ inventoryId: need('items')[2], quantity: 12, unitPrice: 7.5, discountPercent: 0, description: 'Crispbread', unitOfMeasure: 'PCS' }] },
+      },
+      202,
+    );
+    etagOf(response);
+  });
+
+  it('SalesOrders_PatchLines_typeorderIdlines: PATCH a line with If-Match', async () => {
+    const response = await expectOperation(
+      {
+        operationId: 'SalesOrders_PatchLines_typeorderIdlines',
+        pathParams: orderParams(),
+        ifMatch: need('etag'),
+        body: { lines: [{ lineId: need('lineIds')[0], quantity: 6, unitPrice: 99.5, description: 'Oat drink 1 l, barista' }] },
+      },
+      202,
+    );
+    etagOf(response);
+  });
+
+  it('SalesOrders_DeleteLines_typeorderIdlines: DELETE lines by ids with If-Match', async () => {
+    const response = await expectOperation(
+      { operationId: 'SalesOrders_DeleteLines_typeorderIdlines', pathParams: orderParams(), ifMatch: need('etag'), query: [['ids', String(need('lineIds')[1])]] },
+      202,
+    );
+    etagOf(response);
+  });
+
+  describe.each([
+    'SalesOrders_GetItemCommissions_typeorderIdcommissions',
+    'SalesOrders_GetItemDiscounts_typeorderIddiscounts',
+    'SalesOrders_GetItemRotRut_typeorderIdrotrut',
+    'SalesOrders_GetSalesOrderShipment_typeorderIdshipment',
+    'SalesOrders_GetItemTax_typeorderIdtax',
+  ])('%s', (operationId) => {
+    it(named(operationId, 'a read view of the order'), async () => {
+      await expectOperation({ operationId, pathParams: orderParams() }, 200);
+    });
+  });
+
+  it(named('Customers_GetList_', 'the customers, filtered and paged'), async () => {
+    const response = await expectOperation(
+      { operationId: 'Customers_GetList_', query: [['filter', 'contract foods'], ['pageSize', '10'], ['pageIndex', '0']] },
+      200,
+    );
+    if (!pendingOperations.has('Customers_GetList_')) expect((response.body as { value: Array<{ id: string }> }).value.map((c) => c.id)).toContain(need('customerNumber'));
+  });
+
+  it(named('Customers_GetCustomerLocationList_customerIdlocations', 'the locations of a customer'), async () => {
+    await expectOperation({ operationId: 'Customers_GetCustomerLocationList_customerIdlocations', pathParams: { customerId: need('customerNumber') } }, 200);
+  });
+
+  it(named('Inventory_GetList_', 'the inventory items, with every documented parameter'), async () => {
+    const [first, second] = need('items');
+    await expectOperation(
+      {
+        operationId: 'Inventory_GetList_',
+        query: [
+          ['inventoryId', first as string],
+          ['inventoryId', second as string],
+          ['expand', 'Location'],
+          ['expand', 'Attribute'],
+          ['modifiedSince', '2020-01-01T00:00:00Z'],
+          ['pageSize', '100'],
+          ['pageIndex', '0'],
+        ],
+      },
+      200,
+    );
+  });
+
+  it('error answers: 428 without If-Match, 412 on a stale one, 404 for an order that does not exist', async () => {
+    const stale = '"1"';
+    const missing = { type: 'SO', orderId: '999999' };
+    const writes: Array<[string, unknown]> = [
+      ['SalesOrders_Patch_typeorderId', { note: 'x' }],
+      ['SalesOrders_AddLines_typeorderIdlines', { lines: [{ inventoryId: need('items')[0], quantity: 1, unitPrice: 1 }] }],
+      ['SalesOrders_PatchLines_typeorderIdlines', { lines: [{ lineId: need('lineIds')[0], quantity: 1 }] }],
+      ['SalesOrders_DeleteLines_typeorderIdlines', undefined],
+      ['SalesOrders_Delete_typeorderId', undefined],
+    ];
+    const problems: Violation[] = [];
+    for (const [operationId, body] of writes) {
+      const query: Array<[string, string]> = operationId === 'SalesOrders_DeleteLines_typeorderIdlines' ? [['ids', String(need('lineIds')[0])]] : [];
+      for (const [call, status] of [
+        [{ operationId, pathParams: orderParams(), query, body }, 428],
+        [{ operationId, pathParams: orderParams(), query, body, ifMatch: stale }, 412],
+        [{ operationId, pathParams: missing, query, body, ifMatch: '*' }, 404],
+      ] as Array<[Call, number]>) {
+        const result = await exchange(call);
+        expect([operationId, result.response.status]).toEqual([operationId, status]);
+        problems.push(...result.unexplained);
+      }
+    }
+    // Every read of an order's path (the document declares 404 for each).
+    for (const operation of contract.api.getOperations().filter((o) => o.method === 'get' && o.path.includes('{orderId}'))) {
+      const operationId = operation.operationId as string;
+      const result = await exchange({ operationId, pathParams: { ...missing, lineId: 1 } });
+      expect([operationId, result.response.status]).toEqual([operationId, 404]);
+      problems.push(...result.unexplained);
+    }
+    expectConforms({ unexplained: problems });
+  });
+
+  it('400 answers are the document\'s SalesOrderValidationProblemDetails: a quantity of 0, 1001 line ids', async () => {
+    const problems: Violation[] = [];
+    const order = newSalesOrder() as { orderLines: Array<Record<string, unknown>> };
+    order.orderLines[0] = { ...order.orderLines[0], quantity: 0 };
+    const ids = Array.from({ length: 1001 }, (_, i) => ['ids', String(i + 1)] as [string, string]);
+    for (const call of [
+      { operationId: 'SalesOrders_CreateNewItem_', body: order },
+      { operationId: 'SalesOrders_DeleteLines_typeorderIdlines', pathParams: orderParams(), ifMatch: need('etag'), query: ids },
+    ]) {
+      const result = await exchange(call);
+      expect([call.operationId, result.response.status]).toEqual([call.operationId, 400]);
+      expect((result.response.body as { details?: unknown[] }).details?.length).toBeGreaterThan(0);
+      problems.push(...result.unexplained);
+    }
+    expectConforms({ unexplained: problems });
+  });
+
+  it('SalesOrders_Delete_typeorderId: DELETE the order with If-Match', async () => {
+    await expectOperation({ operationId: 'SalesOrders_Delete_typeorderId', pathParams: orderParams(), ifMatch: need('etag') }, 202);
+  });
+
+  it('takes a body in each media type the document declares for it (application/json, text/json, application/*+json)', async () => {
+    const operation = contract.operation('SalesOrders_CreateNewItem_');
+    const declared = Object.keys((operation.requestBody as { content: Record<string, unknown> }).content);
+    expect(declared.sort()).toEqual(['application/*+json', 'application/json', 'text/json']);
+    const problems: Violation[] = [];
+    for (const mediaType of declared) {
+      const contentType = mediaType.replace('*', 'vnd.erp.sales-order');
+      const result = await exchange({ operationId: 'SalesOrders_CreateNewItem_', body: newSalesOrder(), contentType });
+      expect([contentType, result.response.status]).toEqual([contentType, 201]);
+      problems.push(...result.unexplained);
+    }
+    expectConforms({ unexplained: problems });
+  });
+
+  it('called every operation of the document, and no 5xx', () => {
+    expect(contract.operationIds().filter((id) => !called.has(id))).toEqual([]);
+    expect(contract.operationIds()).toHaveLength(19);
+    expect([...pendingOperations].filter((id) => !contract.operationIds().includes(id))).toEqual([]);
+    expect(fivexx).toEqual([]);
+  });
+
+  it('every documented extension is documented and still occurs', () => {
+    // Each heading's text up to the next heading, whitespace collapsed (the doc wraps its lines).
+    const sections = new Map<string, string>();
+    for (const part of CONVENTIONS.split(/^(?=#{2,4} )/m)) {
+      const [heading, ...text] = part.split('\n');
+      sections.set((heading ?? '').replace(/^#+ /, '').trim(), text.join(' ').replace(/\s+/g, ' '));
+    }
+    const undocumented = DOCUMENTED_EXTENSIONS.filter((extension) => !sections.get(extension.section)?.includes(extension.mentions));
+    expect(undocumented.map((e) => `${e.name}: "${e.mentions}" not in "${e.section}"`)).toEqual([]);
+    expect(new Set(DOCUMENTED_EXTENSIONS.map((extension) => extension.name)).size).toBe(DOCUMENTED_EXTENSIONS.length);
+    expect(DOCUMENTED_EXTENSIONS.filter((extension) => !seen.has(extension.name)).map((extension) => extension.name)).toEqual([]);
+  });
+});
