@@ -15,11 +15,6 @@ const pendingOperations = new Set<string>([
   'Customers_GetList_',
   'Customers_GetCustomerLocationList_customerIdlocations',
   'Inventory_GetList_',
-  'SalesOrders_GetItemCommissions_typeorderIdcommissions',
-  'SalesOrders_GetItemDiscounts_typeorderIddiscounts',
-  'SalesOrders_GetItemRotRut_typeorderIdrotrut',
-  'SalesOrders_GetSalesOrderShipment_typeorderIdshipment',
-  'SalesOrders_GetItemTax_typeorderIdtax',
 ]);
 
 /** A test's title: the operation, what it does, and whether it is still pending. */
