@@ -113,7 +113,9 @@ export function customerBucketedPageQuery(companyId: string, query: CustomerList
  * The statement of a bucketed page ($1 company, $2 pageSize, $3 offset): `perBucket` yields
  * (id bucket, row count) rows, several per bucket allowed; the exact total is their sum, and the
  * page starts in the id bucket where the running count passes the offset, skipping at most one
- * bucket of index entries. Every row carries the total; an empty page has no rows (nor needs one).
+ * bucket of index entries; the scan also stops at the end of the bucket where the page's last row
+ * lies (a short last page would otherwise read every later entry of an index that holds rows not
+ * matching the filter). Every row carries the total; an empty page has no rows (nor needs one).
  * `rowConditions` (after the company) must select exactly the rows that `perBucket` counts.
  */
 export function bucketSeekPageSql(perBucket: string, rowConditions: string): string {
@@ -123,10 +125,14 @@ export function bucketSeekPageSql(perBucket: string, rowConditions: string): str
              FROM (SELECT bucket, sum(n) AS n FROM per_bucket GROUP BY bucket) merged
            ), start AS (
              SELECT bucket, upto - n AS before FROM counts WHERE upto > $3 ORDER BY bucket LIMIT 1
+           ), stop AS (
+             SELECT coalesce((SELECT bucket FROM counts WHERE upto >= $3::bigint + $2::bigint ORDER BY bucket LIMIT 1),
+                             (SELECT max(bucket) FROM counts)) AS bucket
            ), page AS (
              SELECT c.internal_id FROM customers c
              WHERE c.company_id = $1${rowConditions}
                AND c.internal_id >= (SELECT bucket << ${LIST_BUCKET_BITS} FROM start)
+               AND c.internal_id < (SELECT (bucket + 1) << ${LIST_BUCKET_BITS} FROM stop)
              ORDER BY c.internal_id LIMIT $2 OFFSET (SELECT $3 - before FROM start)
            )
            SELECT (SELECT sum(n) FROM counts)::int AS total, ${CUSTOMER_JSON} AS json
