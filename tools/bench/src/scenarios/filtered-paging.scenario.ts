@@ -74,10 +74,13 @@ export const filteredPagingScenario: BenchScenario = {
     const syncQuery = `/v1/customer?${new URLSearchParams({ lastModifiedDateTime: SYNC_FROM, lastModifiedDateTimeCondition: '>=' })}`;
     const sync = await walkEveryPage(context.gatewayUrl, syncQuery, headers, MAX_PAGE_SIZE, syncBudget);
     const syncMemory = memory.stop();
-    const floor = await copyFloor(context.databaseUrls['customers-v1'], companyId, SYNC_FROM);
+    const floor = await copyFloor(context.databaseUrls['customers-v1'], companyId, SYNC_FROM, true);
+    const rawFloor = await copyFloor(context.databaseUrls['customers-v1'], companyId, SYNC_FROM, false);
     const syncSeconds = round(sync.seconds, 1);
     const syncLabel = sync.finished ? `${syncSeconds} s` : `> ${syncSeconds} s (stopped after ${sync.pages} pages, ${sync.records} of ${sync.totalCount} records)`;
-    context.log(`filtered-paging sync: ${sync.pages} pages in ${syncLabel}; COPY floor ${round(floor.seconds, 2)} s for ${floor.rows} rows`);
+    context.log(
+      `filtered-paging sync: ${sync.pages} pages in ${syncLabel}; COPY floor ${round(floor.seconds, 2)} s as JSON, ${round(rawFloor.seconds, 2)} s as columns, ${floor.rows} rows`,
+    );
     return {
       scenario: this.name,
       title: this.title,
@@ -86,7 +89,8 @@ export const filteredPagingScenario: BenchScenario = {
       notes: [
         `Company of ${size} customers (plus a noise company); page 1 and the last page of ${PAGE_SIZE}, p50 of ${samples} single requests each through the gateway.`,
         `Full incremental sync (\`lastModifiedDateTime=${SYNC_FROM}\`, \`>=\`, pageSize ${MAX_PAGE_SIZE}, ${sync.totalCount} records): ${syncLabel} over ${sync.pages} pages; ` +
-          `raw COPY of the same ${floor.rows} rows as the API's JSON: ${round(floor.seconds, 2)} s; ratio ${sync.finished ? `${round(sync.seconds / floor.seconds, 1)}×` : 'not finished'}. ` +
+          `one COPY of the same ${floor.rows} rows rendered as the API's JSON: ${round(floor.seconds, 2)} s (ratio ${sync.finished ? `${round(sync.seconds / floor.seconds, 1)}×` : 'not finished'}), ` +
+          `as the table's columns without JSON: ${round(rawFloor.seconds, 2)} s (ratio ${sync.finished ? `${round(sync.seconds / rawFloor.seconds, 1)}×` : 'not finished'}). ` +
           `Peak RSS during the walk: ${Object.entries(syncMemory).map(([name, m]) => `${name} ${m.peakRssMiB} MiB`).join(', ')}.`,
       ],
     };
@@ -101,6 +105,6 @@ export function filteredPagingTargets(cases: ScenarioCase[], syncOverFloor: numb
     checks.push(check(`${c.name}: last page p50 / page 1 p50`, c.ratios['last/first'], '<=', 1.5));
     checks.push(check(`${c.name}: page 1 p50 / unfiltered page 1 p50`, c.ratios['first/unfiltered first'], '<=', 3));
   }
-  checks.push(check('full sync of every row / raw COPY floor', round(syncOverFloor, 1), '<=', 3));
+  checks.push(check('full sync of every row / COPY floor (same JSON)', round(syncOverFloor, 1), '<=', 3));
   return checks;
 }

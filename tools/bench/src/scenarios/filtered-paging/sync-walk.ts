@@ -36,10 +36,11 @@ export async function walkEveryPage(baseUrl: string, path: string, headers: Reco
 }
 
 /**
- * The physical floor of the same read: one `COPY (SELECT <the API's JSON> ... ORDER BY
- * internal_id) TO STDOUT` of the same rows in the same order, streamed to nothing.
+ * The floor of the same read: one `COPY (SELECT ... ORDER BY internal_id) TO STDOUT` of the same
+ * rows in the same order, streamed to nothing; `json` renders each row as the API does (the floor
+ * of producing the API's output), otherwise the table's columns as they are (the floor of reading).
  */
-export async function copyFloor(databaseUrl: string, companyId: string, from: string): Promise<{ seconds: number; rows: number }> {
+export async function copyFloor(databaseUrl: string, companyId: string, from: string, json: boolean): Promise<{ seconds: number; rows: number }> {
   const sql = new Client({ connectionString: databaseUrl });
   await sql.connect();
   try {
@@ -47,7 +48,7 @@ export async function copyFloor(databaseUrl: string, companyId: string, from: st
     const start = performance.now();
     const stream = sql.query(
       copyTo(
-        `COPY (SELECT ${CUSTOMER_JSON} FROM customers c WHERE c.company_id = ${literal(companyId)}
+        `COPY (SELECT ${json ? CUSTOMER_JSON : 'c.*'} FROM customers c WHERE c.company_id = ${literal(companyId)}
                AND c.last_modified_at >= ${literal(from)}::timestamp AT TIME ZONE 'UTC' ORDER BY c.internal_id) TO STDOUT`,
       ),
     );
