@@ -74,6 +74,8 @@ export const filteredPagingScenario: BenchScenario = {
     const syncQuery = `/v1/customer?${new URLSearchParams({ lastModifiedDateTime: SYNC_FROM, lastModifiedDateTimeCondition: '>=' })}`;
     const sync = await walkEveryPage(context.gatewayUrl, syncQuery, headers, MAX_PAGE_SIZE, syncBudget);
     const syncMemory = memory.stop();
+    // The same walk straight to the service: how much of the sync is the gateway's hop.
+    const direct = await walkEveryPage(context.serviceUrls['customers-v1'], syncQuery, headers, MAX_PAGE_SIZE, syncBudget);
     const floor = await copyFloor(context.databaseUrls['customers-v1'], companyId, SYNC_FROM, true);
     const rawFloor = await copyFloor(context.databaseUrls['customers-v1'], companyId, SYNC_FROM, false);
     const syncSeconds = round(sync.seconds, 1);
@@ -91,6 +93,7 @@ export const filteredPagingScenario: BenchScenario = {
         `Full incremental sync (\`lastModifiedDateTime=${SYNC_FROM}\`, \`>=\`, pageSize ${MAX_PAGE_SIZE}, ${sync.totalCount} records): ${syncLabel} over ${sync.pages} pages; ` +
           `one COPY of the same ${floor.rows} rows rendered as the API's JSON: ${round(floor.seconds, 2)} s (ratio ${sync.finished ? `${round(sync.seconds / floor.seconds, 1)}×` : 'not finished'}), ` +
           `as the table's columns without JSON: ${round(rawFloor.seconds, 2)} s (ratio ${sync.finished ? `${round(sync.seconds / rawFloor.seconds, 1)}×` : 'not finished'}). ` +
+          `The same walk straight to customers-v1: ${direct.finished ? `${round(direct.seconds, 1)} s` : `> ${round(direct.seconds, 1)} s (stopped after ${direct.pages} pages)`}. ` +
           `Peak RSS during the walk: ${Object.entries(syncMemory).map(([name, m]) => `${name} ${m.peakRssMiB} MiB`).join(', ')}.`,
       ],
     };
