@@ -2,12 +2,14 @@ import { OUTBOX_ENTITIES, OUTBOX_MIGRATIONS } from '@erp/messaging';
 import { CustomerEntity, CustomerNumberCounterEntity } from './customers/customer.entity';
 import { CreateCustomers1763700000000 } from './migrations/1763700000000-create-customers';
 import { CreateCustomerListBuckets1763800000000 } from './migrations/1763800000000-create-customer-list-buckets';
+import { CreateCustomerTimeBuckets1765200000000 } from './migrations/1765200000000-create-customer-time-buckets';
 
 /** Everything this service keeps in its database; the migrations are the schema's source of truth. */
 export const CUSTOMERS_ENTITIES = [CustomerEntity, CustomerNumberCounterEntity, ...OUTBOX_ENTITIES];
 export const CUSTOMERS_MIGRATIONS = [
   CreateCustomers1763700000000,
   CreateCustomerListBuckets1763800000000,
+  CreateCustomerTimeBuckets1765200000000,
   // The transactional outbox of this service's events (libs/messaging).
   ...OUTBOX_MIGRATIONS,
 ];

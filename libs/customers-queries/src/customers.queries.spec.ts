@@ -1,5 +1,6 @@
 import { parseCustomerListQuery } from './customer-list.query';
-import { isBucketedListQuery, LIST_BUCKET_BITS, readCustomerPage, type RunSql } from './customers.queries';
+import { isBucketedListQuery, LIST_BUCKET_BITS } from './customers.queries';
+import { readCustomerPage, type RunSql } from './read-customer-page';
 
 const record = (id: number) => `{"internalId":${id}}`;
 

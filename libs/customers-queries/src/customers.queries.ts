@@ -1,4 +1,3 @@
-import { v1PageBodyFromJson } from '@erp/paging';
 import type { CustomerListQuery } from './customer-list.query';
 
 /**
@@ -106,58 +105,39 @@ export function customerBucketedPageQuery(companyId: string, query: CustomerList
     values.push(query.status);
     statusCondition = ` AND status = $4`;
   }
-  return {
-    text: `WITH counts AS (
+  const perBucket = `SELECT bucket, sum(row_count) FROM customer_list_buckets WHERE company_id = $1${statusCondition} GROUP BY bucket`;
+  return { text: bucketSeekPageSql(perBucket, statusCondition.replace('status', 'c.status')), values };
+}
+
+/**
+ * The statement of a bucketed page ($1 company, $2 pageSize, $3 offset): `perBucket` yields
+ * (id bucket, row count) rows, several per bucket allowed; the exact total is their sum, and the
+ * page starts in the id bucket where the running count passes the offset, skipping at most one
+ * bucket of index entries; the scan also stops at the end of the bucket where the page's last row
+ * lies (a short last page would otherwise read every later entry of an index that holds rows not
+ * matching the filter). Every row carries the total; an empty page has no rows (nor needs one).
+ * `rowConditions` (after the company) must select exactly the rows that `perBucket` counts.
+ */
+export function bucketSeekPageSql(perBucket: string, rowConditions: string): string {
+  return `WITH per_bucket (bucket, n) AS (${perBucket}
+           ), counts AS (
              SELECT bucket, n, sum(n) OVER (ORDER BY bucket) AS upto
-             FROM (SELECT bucket, sum(row_count) AS n FROM customer_list_buckets
-                   WHERE company_id = $1${statusCondition} GROUP BY bucket) per_bucket
+             FROM (SELECT bucket, sum(n) AS n FROM per_bucket GROUP BY bucket) merged
            ), start AS (
              SELECT bucket, upto - n AS before FROM counts WHERE upto > $3 ORDER BY bucket LIMIT 1
+           ), stop AS (
+             SELECT coalesce((SELECT bucket FROM counts WHERE upto >= $3::bigint + $2::bigint ORDER BY bucket LIMIT 1),
+                             (SELECT max(bucket) FROM counts)) AS bucket
            ), page AS (
              SELECT c.internal_id FROM customers c
-             WHERE c.company_id = $1${statusCondition.replace('status', 'c.status')}
+             WHERE c.company_id = $1${rowConditions}
                AND c.internal_id >= (SELECT bucket << ${LIST_BUCKET_BITS} FROM start)
+               AND c.internal_id < (SELECT (bucket + 1) << ${LIST_BUCKET_BITS} FROM stop)
              ORDER BY c.internal_id LIMIT $2 OFFSET (SELECT $3 - before FROM start)
            )
            SELECT (SELECT sum(n) FROM counts)::int AS total, ${CUSTOMER_JSON} AS json
            FROM page JOIN customers c ON c.internal_id = page.internal_id
-           ORDER BY c.internal_id`,
-    values,
-  };
-}
-
-/** Runs SQL and returns its rows: TypeORM's `DataSource.query` or pg's `Pool.query(...).rows`. */
-export type RunSql = <Row>(text: string, values: unknown[]) => Promise<Row[]>;
-
-/**
- * One page of the customer list as the v1 body text: a bare array in which every record
- * carries `metadata { totalCount, maxPageSize }`. The count is always exact.
- */
-export async function readCustomerPage(
-  run: RunSql,
-  companyId: string,
-  query: CustomerListQuery,
-): Promise<string> {
-  if (isBucketedListQuery(query)) {
-    const q = customerBucketedPageQuery(companyId, query);
-    const rows = await run<{ total: number; json: string }>(q.text, q.values);
-    return v1PageBodyFromJson(
-      rows.map((r) => r.json),
-      rows.length > 0 ? rows[0].total : 0,
-      query.page.maxPageSize,
-    );
-  }
-  const page = customerPageQuery(companyId, query);
-  const count = customerCountQuery(companyId, query);
-  const [rows, counted] = await Promise.all([
-    run<{ json: string }>(page.text, page.values),
-    run<{ total: number }>(count.text, count.values),
-  ]);
-  return v1PageBodyFromJson(
-    rows.map((r) => r.json),
-    counted[0].total,
-    query.page.maxPageSize,
-  );
+           ORDER BY c.internal_id`;
 }
 
 export function customerByNumberQuery(companyId: string, number: string): SqlQuery {

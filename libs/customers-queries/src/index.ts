@@ -1,3 +1,5 @@
 export * from './customer-status';
 export * from './customer-list.query';
 export * from './customers.queries';
+export * from './customer-time-buckets.queries';
+export * from './read-customer-page';

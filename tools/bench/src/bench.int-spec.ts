@@ -13,6 +13,7 @@ import { runScenarios, startBenchSystem } from './framework/run-bench';
 import type { LoadSettings } from './framework/scenario';
 import { attachmentsScenario } from './scenarios/attachments.scenario';
 import { customersListScenario } from './scenarios/customers-list.scenario';
+import { filteredPagingScenario } from './scenarios/filtered-paging.scenario';
 import { mixedScenario } from './scenarios/mixed.scenario';
 import { salesOrdersExpandScenario } from './scenarios/sales-orders-expand.scenario';
 
@@ -122,6 +123,29 @@ describe('tools/bench against the real system', () => {
     expect(report.targets).toEqual([]); // the targets need the 10k/100k/1M cases
     expect(markdownReport(results)).toContain('| 2k |');
   }, 90_000);
+
+  it('runs the filtered-paging scenario at tiny size: every filter, both depths, the sync and its floors', async () => {
+    const lines: string[] = [];
+    const results = await runScenarios(system, {
+      scenarios: [filteredPagingScenario],
+      load: TINY,
+      options: { 'filtered.customers': '3000', 'filtered.samples': '1', 'filtered.syncBudgetSeconds': '60' },
+      log: (line) => lines.push(line),
+    });
+    const [report] = results.scenarios;
+    expect(report.scenario).toBe('filtered-paging');
+    expect(report.cases.length).toBeGreaterThan(20);
+    const all = report.cases.find((c) => c.name === 'lastModified >= (all rows)');
+    expect(all?.facts['totalCount']).toBe(3000);
+    for (const c of report.cases) {
+      expect(c.measurements.map((m) => m.target)).toEqual(['page 1', 'last page']);
+      expect(Number.isFinite(c.ratios['last/first'])).toBe(true);
+    }
+    // The sync finished (a ratio, not NaN) over every row.
+    const sync = report.targets.find((t) => t.description.startsWith('full sync'));
+    expect(Number.isFinite(sync?.value)).toBe(true);
+    expect(report.notes?.join(' ')).toContain('3000 records');
+  }, 120_000);
 
   it('the sales orders baseline answers byte for byte what sales-orders-v3 answers, nextPage links included', async () => {
     const company = 'bench-orders-check';

@@ -11,7 +11,8 @@ const REPO_ROOT = join(__dirname, '..', '..', '..');
 /**
  * `npm run bench [-- --scenario=customers-list] [--duration=15] [--connections=10] [--warmup=3]
  * [--rounds=5] [--seed=42] [--no-doc] [--env.LOG_LEVEL=warn] [--customers.sizes=10000,100000]
- * [--build=compiled]`. `--build=compiled` builds the apps the scenarios need (`nx run-many -t build`,
+ * [--build=compiled] [--db-prefix=bench_]`. `--db-prefix` names the run's databases (`<prefix><service
+ * database>`, dropped at the start and the end): give each concurrent run on a shared server its own. `--build=compiled` builds the apps the scenarios need (`nx run-many -t build`,
  * cached) and runs them as their images do (`node main.js`), so memory and CPU are the image's.
  * Runs the scenarios against the real system on its own PostgreSQL (DATABASE_URL's server, or a
  * throw-away embedded one) and Kafka (KAFKA_BROKERS, or the dev broker startSystem runs), writes bench-results.json and bench-results.md at the repository root,
@@ -43,12 +44,14 @@ async function main(): Promise<void> {
   }
   const server = serverUrl;
   const kafkaBrokers = process.env['KAFKA_BROKERS']?.split(',').filter(Boolean);
-  const names = SERVICES.flatMap((s) => (s.database ? [`bench_${s.database}`] : []));
+  const prefix = args.get('db-prefix') ?? 'bench_';
+  if (!/^[a-z_][a-z0-9_]*$/.test(prefix)) throw new Error(`--db-prefix must be a lower-case SQL identifier prefix, not ${prefix}`);
+  const names = SERVICES.flatMap((s) => (s.database ? [`${prefix}${s.database}`] : []));
   for (const name of names) await dropDatabase(server, name);
   try {
     const results = await runBench({
       databaseServerUrl: server,
-      databaseName: (database) => `bench_${database}`,
+      databaseName: (database) => `${prefix}${database}`,
       scenarios,
       load: {
         connections: Number(args.get('connections') ?? 10),

@@ -3886,7 +3886,7 @@ export interface operations {
                 lastModifiedDateTime?: string;
                 /** @description Comparison for lastModifiedDateTime (URL-encoded); default `>=` */
                 lastModifiedDateTimeCondition?: ">" | ">=" | "<" | "<=" | "=";
-                /** @description Case-insensitive substring of the name */
+                /** @description Case-insensitive literal substring of the name (`%` and `_` match themselves; served by a trigram index) */
                 name?: string;
                 /** @description 1-based page number (default 1); past the end: `[]` */
                 pageNumber?: number;

@@ -177,6 +177,11 @@ export async function loadCustomers(client: ClientBase, options: LoadCustomersOp
 
   started = Date.now();
   await client.query('VACUUM ANALYZE customers');
+  // The list's bucket counts, filled by the COPY's triggers: statistics and visibility map as well.
+  const { rows: countTables } = await client.query<{ name: string }>(
+    `SELECT relname AS name FROM pg_class WHERE relname IN ('customer_list_buckets', 'customer_time_buckets') AND relkind = 'r'`,
+  );
+  for (const table of countTables) await client.query(`VACUUM ANALYZE ${table.name}`);
   millis.vacuum = Date.now() - started;
 
   const counted = await client.query<{ company_id: string; status: string; n: number }>(

@@ -61,13 +61,21 @@ function whereClause(companyId: string, query: SupplierInvoiceListQuery): { sql:
   return { sql: conditions.join(' AND '), values };
 }
 
+/**
+ * One page: the page's ids first (over an index), then the JSON of those rows only. With
+ * `SELECT json ... OFFSET` Postgres builds the JSON, lines and attachments included, of every
+ * skipped row too: 1.5 s for page 400 of 100 at 200k invoices, against 6 ms for page 1.
+ */
 export function supplierInvoicePageQuery(companyId: string, query: SupplierInvoiceListQuery): SqlQuery {
   const where = whereClause(companyId, query);
   const n = where.values.length;
   return {
     // internal_id is unique: the order is total, so pages neither overlap nor skip.
-    text: `SELECT ${SUPPLIER_INVOICE_JSON} AS json FROM supplier_invoices i WHERE ${where.sql}
-           ORDER BY i.internal_id LIMIT $${n + 1} OFFSET $${n + 2}`,
+    text: `SELECT ${SUPPLIER_INVOICE_JSON} AS json
+           FROM (SELECT i.internal_id FROM supplier_invoices i WHERE ${where.sql}
+                 ORDER BY i.internal_id LIMIT $${n + 1} OFFSET $${n + 2}) page
+           JOIN supplier_invoices i ON i.internal_id = page.internal_id AND i.company_id = $1
+           ORDER BY i.internal_id`,
     values: [...where.values, query.page.pageSize, query.page.offset],
   };
 }

@@ -1,0 +1,82 @@
+import type { V1DateTimeFilter } from '@erp/paging';
+import type { CustomerListQuery } from './customer-list.query';
+import { bucketSeekPageSql, LIST_BUCKET_BITS, type SqlQuery } from './customers.queries';
+
+/**
+ * Width of a time bucket of `customer_time_buckets`, as a shift of epoch seconds (2^21 s, about
+ * 24 days). Must equal the shift of `customer_time_bucket()` (migration 1765200000000). Wider
+ * buckets mean fewer cells to sum per request but more boundary rows counted from the index.
+ */
+export const TIME_BUCKET_BITS = 21;
+
+interface TimeDimension {
+  filter: V1DateTimeFilter;
+  /** The row's column and the cell's bucket column. */
+  column: string;
+  bucket: string;
+}
+
+function timeDimensions(query: CustomerListQuery): TimeDimension[] {
+  const dimensions: TimeDimension[] = [];
+  if (query.lastModified) dimensions.push({ filter: query.lastModified, column: 'c.last_modified_at', bucket: 'modified_bucket' });
+  if (query.created) dimensions.push({ filter: query.created, column: 'c.created_at', bucket: 'created_bucket' });
+  return dimensions;
+}
+
+/**
+ * Whether the time-bucket counts answer this request: one or both timestamp filters with a range
+ * operator, optionally `status`, nothing else. `=` matches one instant (a handful of rows, counted
+ * directly); name, corporateId and vatRegistrationId are not in the cells.
+ */
+export function isTimeBucketedListQuery(query: CustomerListQuery): boolean {
+  const dimensions = timeDimensions(query);
+  return (
+    dimensions.length > 0 &&
+    dimensions.every((d) => d.filter.operator !== '=') &&
+    query.name === undefined &&
+    query.corporateId === undefined &&
+    query.vatRegistrationId === undefined
+  );
+}
+
+/**
+ * A timestamp-filtered page (see isTimeBucketedListQuery) in one statement, in time independent
+ * of the page number and of the company's size:
+ * - the count per id bucket (2^14 internal ids) is the sum of the cells of `customer_time_buckets`
+ *   whose time buckets lie strictly inside every range, plus the rows of each range's boundary
+ *   time bucket, counted exactly from the timestamp's covering index (a row in both boundary
+ *   buckets is counted once, by the first);
+ * - the total is their sum, and the page starts in the id bucket where the running count passes
+ *   the offset: at most one id bucket of index entries is skipped, whatever the page number.
+ * The order stays `internal_id`, the same as every other list.
+ */
+export function customerTimeBucketedPageQuery(companyId: string, query: CustomerListQuery): SqlQuery {
+  const values: unknown[] = [companyId, query.page.pageSize, query.page.offset];
+  const param = (value: unknown) => {
+    values.push(value);
+    return `$${values.length}`;
+  };
+  const status = query.status === undefined ? '' : ` AND status = ${param(query.status)}`;
+  const rowStatus = status.replace('status', 'c.status');
+  const dimensions = timeDimensions(query).map((d) => {
+    const at = `${param(d.filter.value)}::timestamptz`;
+    const bucket = `customer_time_bucket(${at})`;
+    const upward = d.filter.operator.startsWith('>');
+    // Operators come from the parser's fixed set, never from raw input.
+    return {
+      exact: `${d.column} ${d.filter.operator} ${at}`,
+      inside: `${d.bucket} ${upward ? '>' : '<'} ${bucket}`,
+      boundary: `${d.column} >= to_timestamp((${bucket}::bigint << ${TIME_BUCKET_BITS})::float8)
+                 AND ${d.column} < to_timestamp(((${bucket} + 1)::bigint << ${TIME_BUCKET_BITS})::float8)`,
+    };
+  });
+  const exact = dimensions.map((d) => ` AND ${d.exact}`).join('');
+  const boundaryCounts = dimensions.map((d, i) => {
+    const earlier = dimensions.slice(0, i).map((e) => ` AND NOT (${e.boundary})`).join('');
+    return `SELECT c.internal_id >> ${LIST_BUCKET_BITS}, count(*) FROM customers c
+            WHERE c.company_id = $1${rowStatus}${exact} AND ${d.boundary}${earlier} GROUP BY 1`;
+  });
+  const cells = `SELECT id_bucket, sum(row_count) FROM customer_time_buckets
+                 WHERE company_id = $1${status} AND ${dimensions.map((d) => d.inside).join(' AND ')} GROUP BY 1`;
+  return { text: bucketSeekPageSql([cells, ...boundaryCounts].join('\n UNION ALL '), `${rowStatus}${exact}`), values };
+}

@@ -1,0 +1,47 @@
+import { performance } from 'node:perf_hooks';
+import { round, type LoadMeasurement } from '../../framework/load';
+import { quantile } from '../../framework/http';
+
+export interface TimedPage {
+  ms: number;
+  bytes: number;
+  /** `metadata.totalCount` of the first record; 0 for an empty page. */
+  totalCount: number;
+  records: number;
+}
+
+/** One request, timed to the last byte of the body; anything but 200 throws. */
+export async function timePage(url: string, headers: Record<string, string>): Promise<TimedPage> {
+  const start = performance.now();
+  const response = await fetch(url, { headers });
+  const text = await response.text();
+  const ms = performance.now() - start;
+  if (response.status !== 200) throw new Error(`${url} answered ${response.status}: ${text.slice(0, 300)}`);
+  // Every record ends with its metadata: counting those is all the walk needs, and costs the client
+  // far less than parsing 600 KB pages (the COPY floor does not parse either).
+  const totalCount = /"metadata":\{"totalCount":(\d+)/.exec(text);
+  let records = 0;
+  for (let at = text.indexOf('"metadata":'); at >= 0; at = text.indexOf('"metadata":', at + 1)) records++;
+  return { ms, bytes: text.length, totalCount: totalCount ? Number(totalCount[1]) : 0, records };
+}
+
+/**
+ * The same figures a load run reports, for requests sent one at a time (one client, nothing
+ * else in flight): the latency of a single page is what this scenario compares across depths.
+ */
+export function sequentialMeasurement(target: string, samples: TimedPage[]): LoadMeasurement {
+  const ms = samples.map((s) => s.ms);
+  const seconds = ms.reduce((a, b) => a + b, 0) / 1000;
+  return {
+    target,
+    requests: samples.length,
+    rps: round(samples.length / seconds, 1),
+    p50Ms: round(quantile(ms, 0.5), 1),
+    p99Ms: round(quantile(ms, 0.99), 1),
+    meanMs: round(ms.reduce((a, b) => a + b, 0) / samples.length, 1),
+    errors: 0,
+    non2xx: 0,
+    bytesPerSecond: Math.round(samples.reduce((a, s) => a + s.bytes, 0) / seconds),
+    durationSeconds: round(seconds),
+  };
+}
