@@ -39,15 +39,26 @@ export interface ServiceSpec {
  */
 const STREAMING_NODE_ARGS = ['--initial-old-space-size=128'];
 
+/**
+ * Node flags of the services that answer JSON (everything but the file streamers above). V8 sizes
+ * the young generation from the memory it sees: Node 24 on the 23.5 GiB bench machine grew it to
+ * 128 MiB, so a service paging large JSON documents gained ~110 MiB of RSS that was only young
+ * garbage, and a pod would meet a different size than the bench. 8 MiB semi-spaces (16 MiB of young
+ * generation) took sales-orders-v3's peak under the expand scenario from ~375 to ~225 MiB with no
+ * loss of throughput and less CPU per request: BENCHMARKS.md "Young generation of the JSON services".
+ */
+const JSON_SERVICE_NODE_ARGS = ['--max-semi-space-size=8'];
+
 export const SERVICES: ServiceSpec[] = [
-  // Compiled-build peak 504 MiB (mixed and attachments scenarios).
+  // Compiled-build peak 373 MiB (mixed scenario), with 8 MiB semi-spaces.
   {
     name: 'customers-v1',
     dir: 'apps/customers-v1',
     defaultPort: 3101,
     database: 'erp_customers',
     gatewayVariable: 'CUSTOMERS_URL',
-    memoryMiB: { request: 512, limit: 896 },
+    nodeArgs: JSON_SERVICE_NODE_ARGS,
+    memoryMiB: { request: 384, limit: 640 },
   },
   {
     name: 'supplier-invoices-v1',
@@ -55,6 +66,7 @@ export const SERVICES: ServiceSpec[] = [
     defaultPort: 3102,
     database: 'erp_supplier_invoices',
     gatewayVariable: 'SUPPLIER_INVOICES_URL',
+    nodeArgs: JSON_SERVICE_NODE_ARGS,
   },
   // Attachment bytes go to STORAGE_DIR (default .data/attachments; filesystem driver) unless STORAGE_DRIVER=s3.
   {
@@ -67,14 +79,15 @@ export const SERVICES: ServiceSpec[] = [
     // Compiled-build peak 338 MiB (attachments scenario).
     memoryMiB: { request: 352, limit: 640 },
   },
-  // Compiled-build peak 483 MiB (mixed scenario; 384 MiB in sales-orders-expand).
+  // Compiled-build peak 260 MiB (webhook-latency; 214 MiB in sales-orders-expand), with 8 MiB semi-spaces.
   {
     name: 'sales-orders-v3',
     dir: 'apps/sales-orders-v3',
     defaultPort: 3105,
     database: 'erp_sales_orders',
     gatewayVariable: 'SALES_ORDERS_URL',
-    memoryMiB: { request: 512, limit: 896 },
+    nodeArgs: JSON_SERVICE_NODE_ARGS,
+    memoryMiB: { request: 288, limit: 512 },
   },
   {
     name: 'webhook-publisher',
@@ -82,10 +95,11 @@ export const SERVICES: ServiceSpec[] = [
     defaultPort: 3106,
     database: 'erp_webhooks',
     gatewayVariable: 'WEBHOOKS_URL',
+    nodeArgs: JSON_SERVICE_NODE_ARGS,
     // Local receivers (`npm run webhooks:listen`) live on localhost; production refuses private targets.
     env: { WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true' },
-    // Compiled-build peak 246 MiB (webhook-latency scenario).
-    memoryMiB: { request: 256, limit: 448 },
+    // Compiled-build peak 211 MiB (webhook-latency scenario), with 8 MiB semi-spaces.
+    memoryMiB: { request: 224, limit: 384 },
   },
 ];
 
