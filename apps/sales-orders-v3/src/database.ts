@@ -1,6 +1,8 @@
 import { MESSAGING_ENTITIES, MESSAGING_MIGRATIONS } from '@erp/messaging';
 import { CustomerSnapshotEntity } from './customers/customer-snapshot.entity';
+import { InventoryItemEntity, InventoryLocationEntity, InventoryWarehouseEntity } from './inventory/inventory.entity';
 import { CreateSalesOrders1764100000000 } from './migrations/1764100000000-create-sales-orders';
+import { CreateInventory1765400000000 } from './migrations/1765400000000-create-inventory';
 import { SalesOrderCounterEntity, SalesOrderEntity, SalesOrderLineEntity } from './sales-orders/sales-order.entity';
 
 /**
@@ -13,6 +15,9 @@ export const SALES_ORDERS_ENTITIES = [
   SalesOrderLineEntity,
   SalesOrderCounterEntity,
   CustomerSnapshotEntity,
+  InventoryItemEntity,
+  InventoryWarehouseEntity,
+  InventoryLocationEntity,
   ...MESSAGING_ENTITIES,
 ];
-export const SALES_ORDERS_MIGRATIONS = [...MESSAGING_MIGRATIONS, CreateSalesOrders1764100000000];
+export const SALES_ORDERS_MIGRATIONS = [...MESSAGING_MIGRATIONS, CreateSalesOrders1764100000000, CreateInventory1765400000000];
