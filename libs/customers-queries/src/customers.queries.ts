@@ -54,6 +54,13 @@ function whereClause(companyId: string, query: CustomerListQuery): { sql: string
   const { lastModified, created } = query;
   if (lastModified) add((p) => `c.last_modified_at ${lastModified.operator} ${p}::timestamptz`, lastModified.value);
   if (created) add((p) => `c.created_at ${created.operator} ${p}::timestamptz`, created.value);
+  if (query.text !== undefined) {
+    add(
+      (p) => `(lower(c.name) LIKE '%' || ${p} || '%' ESCAPE '\\' OR lower(c.number) LIKE '%' || ${p} || '%' ESCAPE '\\'
+        OR lower(c.vat_registration_id) LIKE '%' || ${p} || '%' ESCAPE '\\')`,
+      escapeLike(query.text.toLowerCase()),
+    );
+  }
   return { sql: conditions.join(' AND '), values };
 }
 
@@ -62,12 +69,12 @@ function whereClause(companyId: string, query: CustomerListQuery): { sql: string
  * company and status) and only those 100 rows are turned into JSON: with `SELECT json ... OFFSET`
  * Postgres would build the JSON of every skipped row too (2.9 s at offset 400k).
  */
-export function customerPageQuery(companyId: string, query: CustomerListQuery): SqlQuery {
+export function customerPageQuery(companyId: string, query: CustomerListQuery, json = CUSTOMER_JSON): SqlQuery {
   const where = whereClause(companyId, query);
   const n = where.values.length;
   return {
     // internal_id is unique: the order is total, so pages neither overlap nor skip.
-    text: `SELECT ${CUSTOMER_JSON} AS json
+    text: `SELECT ${json} AS json
            FROM (SELECT c.internal_id FROM customers c WHERE ${where.sql}
                  ORDER BY c.internal_id LIMIT $${n + 1} OFFSET $${n + 2}) page
            JOIN customers c ON c.internal_id = page.internal_id
@@ -88,7 +95,8 @@ export function isBucketedListQuery(query: CustomerListQuery): boolean {
     query.corporateId === undefined &&
     query.vatRegistrationId === undefined &&
     query.lastModified === undefined &&
-    query.created === undefined
+    query.created === undefined &&
+    query.text === undefined
   );
 }
 
@@ -99,7 +107,7 @@ export function isBucketedListQuery(query: CustomerListQuery): boolean {
  * entries is skipped rather than `offset` of them. Every row carries the total (`total`); an
  * empty page has no rows (and needs no total). Only for `isBucketedListQuery` requests.
  */
-export function customerBucketedPageQuery(companyId: string, query: CustomerListQuery): SqlQuery {
+export function customerBucketedPageQuery(companyId: string, query: CustomerListQuery, json = CUSTOMER_JSON): SqlQuery {
   const values: unknown[] = [companyId, query.page.pageSize, query.page.offset];
   let statusCondition = '';
   if (query.status !== undefined) {
@@ -119,7 +127,7 @@ export function customerBucketedPageQuery(companyId: string, query: CustomerList
                AND c.internal_id >= (SELECT bucket << ${LIST_BUCKET_BITS} FROM start)
              ORDER BY c.internal_id LIMIT $2 OFFSET (SELECT $3 - before FROM start)
            )
-           SELECT (SELECT sum(n) FROM counts)::int AS total, ${CUSTOMER_JSON} AS json
+           SELECT (SELECT sum(n) FROM counts)::int AS total, ${json} AS json
            FROM page JOIN customers c ON c.internal_id = page.internal_id
            ORDER BY c.internal_id`,
     values,
