@@ -1,5 +1,5 @@
 import { DETAIL_CODES, type FieldProblem, ValidationFailedError } from '@erp/errors';
-import { parseV3DateTime, parseV3Expand, parseV3Paging, type V3PageRequest } from '@erp/paging';
+import { parseV3DateTime, parseV3Expand, parseV3PagingCollecting, type V3PageRequest } from '@erp/paging';
 import { INVENTORY_CODE } from './dto/put-inventory-item.dto';
 
 type Query = Record<string, string | string[] | undefined>;
@@ -107,7 +107,7 @@ export function parseInventoryListQuery(raw: Query): InventoryListQuery {
   const query = canonical(raw, problems);
   const expandGiven = collect(problems, () => parseV3Expand(query.expand, [...INVENTORY_EXPANSIONS, 'None'] as const)) ?? new Set();
   const expand = new Set([...expandGiven].filter((e): e is InventoryExpansion => e !== 'None'));
-  const page = collect(problems, () => parseV3Paging(query, { defaultPageSize: INVENTORY_PAGE_SIZE, maxPageSize: INVENTORY_PAGE_SIZE }));
+  const page = parseV3PagingCollecting(query, { defaultPageSize: INVENTORY_PAGE_SIZE, maxPageSize: INVENTORY_PAGE_SIZE }, problems);
   let modifiedSince: string | undefined;
   const since = query.modifiedSince;
   if (since !== undefined) {

@@ -205,8 +205,8 @@ describe('GET /api/v3/Inventory', () => {
   });
 
   it('answers 400 listing every problem of the query', async () => {
-    const problem = await problemOf(await send('GET', '/api/v3/Inventory?expand=shelf&modifiedSince=yesterday&attributeFilter=WEBSHOP&attributeFilter=ok:1&pageSize=0&colour=red'));
-    expect(Object.keys(problem.errors).sort()).toEqual(['attributeFilter[0]', 'colour', 'expand', 'modifiedSince', 'pageSize']);
+    const problem = await problemOf(await send('GET', '/api/v3/Inventory?expand=shelf&modifiedSince=yesterday&attributeFilter=WEBSHOP&attributeFilter=ok:1&pageSize=0&pageIndex=x&colour=red'));
+    expect(Object.keys(problem.errors).sort()).toEqual(['attributeFilter[0]', 'colour', 'expand', 'modifiedSince', 'pageIndex', 'pageSize']);
   });
 
   it("never shows another company's items", async () => {
