@@ -30,6 +30,10 @@ export interface CliApi {
   addOrderLines(order: SalesOrderKey, lines: ApiRecord[], ifMatch: string): Promise<{ etag: string }>;
   patchOrderLines(order: SalesOrderKey, lines: ApiRecord[], ifMatch: string): Promise<{ etag: string }>;
   deleteOrderLines(order: SalesOrderKey, lineIds: number[], ifMatch: string): Promise<{ etag: string }>;
+  /** Creates or replaces an inventory item (`PUT /api/v3/Inventory/{inventoryId}`); answers the item. */
+  putInventoryItem(inventoryId: string, item: ApiRecord): Promise<ApiRecord>;
+  /** The locations of a customer (`GET /api/v3/Customers/{customerId}/locations`). */
+  customerLocations(customerNumber: string): Promise<ApiRecord[]>;
   /** The attachment's decoded bytes as a stream, and its size when the API told it. */
   download(id: string): Promise<{ stream: Readable; size?: number }>;
 }

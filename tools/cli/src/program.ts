@@ -4,6 +4,7 @@ import { listCommand } from './commands/list';
 import { exportCommand } from './commands/export';
 import { downloadCommand, uploadCommand } from './commands/attachments';
 import { deleteLinesCommand, writeLinesCommand } from './commands/lines';
+import { inventoryPutCommand, locationsCommand } from './commands/inventory';
 import { tokenCommand } from './commands/token';
 import { webhooksListenCommand } from './commands/webhooks';
 import type { CliApi } from './api';
@@ -127,6 +128,21 @@ export function buildProgram(deps: ProgramDeps): Command {
   preconditions(lines.command('delete').description('delete lines (at most 1000); prints the new { etag, version }'))
     .requiredOption('--ids <ids>', 'comma-separated line ids')
     .action((order: string, options) => deleteLinesCommand(context, order, options));
+
+  program
+    .command('locations')
+    .description('print the locations of a customer (GET /api/v3/Customers/{customerId}/locations)')
+    .argument('<customer-number>', 'customer number')
+    .addOption(output())
+    .action((customerNumber: string, options: { output: 'json' | 'table' }) => locationsCommand(context, customerNumber, options));
+
+  const inventory = program.command('inventory').description('inventory items (list them with erp list inventory)');
+  inventory
+    .command('put')
+    .description('create or replace an inventory item (order lines may name it then); prints the item')
+    .argument('<inventory-id>', 'the item id (1 to 30 characters)')
+    .option(data, 'the whole item: a JSON object ({ description, baseUnit, attributes, availability }), @file, or @- for stdin; default {}')
+    .action((inventoryId: string, options: { data?: string }) => inventoryPutCommand(context, inventoryId, options));
 
   const webhooks = program.command('webhooks').description('webhook tools');
   webhooks
