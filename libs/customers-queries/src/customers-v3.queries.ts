@@ -109,6 +109,8 @@ export function parseCustomerV3ListQuery(query: Query, maxPageSize: number): Cus
   const filter = query.filter;
   if (Array.isArray(filter)) problems.push({ field: 'filter', message: 'must be given once', code: '0002-InvalidValue' });
   else if (filter !== undefined && filter.length > 255) problems.push({ field: 'filter', message: 'must be at most 255 characters', code: '0004-TooLong' });
+  // eslint-disable-next-line no-control-regex -- never in a customer's fields, and PostgreSQL refuses U+0000 in a parameter
+  else if (filter !== undefined && /[\u0000-\u001f\u007f]/.test(filter)) problems.push({ field: 'filter', message: 'must not contain control characters', code: '0002-InvalidValue' });
   if (problems.length > 0 || !page) throw new ValidationFailedError(problems);
   const text = typeof filter === 'string' && filter.trim() !== '' ? filter.trim() : undefined;
   return { page: { pageNumber: page.pageIndex + 1, pageSize: page.pageSize, offset: page.offset, maxPageSize: page.maxPageSize }, text };

@@ -134,6 +134,8 @@ describe('GET /api/v3/Customers', () => {
   it('answers 400 (problem+json) listing every problem: bad paging and unknown parameters', async () => {
     const problem = await problemOf(await get('/api/v3/Customers?pageSize=0&pageIndex=-1&name=x'), 400);
     expect(Object.keys(problem.errors!).sort()).toEqual(['name', 'pageIndex', 'pageSize'].sort());
+    await problemOf(await get('/api/v3/Customers?filter=a%00b'), 400);
+    expect(Object.keys((await problemOf(await get('/api/v3/Customers?filter=a%01b'), 400)).errors!)).toEqual(['filter']);
   });
 
   it("never lists another company's customers", async () => {

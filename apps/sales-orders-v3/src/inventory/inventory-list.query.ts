@@ -85,10 +85,11 @@ function attributeFilters(values: string[] | undefined, problems: FieldProblem[]
     const colon = entry.indexOf(':');
     const id = colon < 0 ? '' : entry.slice(0, colon);
     const value = colon < 0 ? '' : entry.slice(colon + 1);
-    if (colon < 0 || !ATTRIBUTE_ID.test(id) || value.length > 255) {
+    // eslint-disable-next-line no-control-regex -- control characters never occur in stored values (and PostgreSQL refuses U+0000)
+    if (colon < 0 || !ATTRIBUTE_ID.test(id) || value.length > 255 || /[\u0000-\u001f\u007f]/.test(value)) {
       problems.push({
         field: `attributeFilter[${i}]`,
-        message: 'must be attribute-id:attribute-value (the id 1 to 30 letters, digits, _ . or -; the value at most 255 characters), e.g. WEBSHOP:1',
+        message: 'must be attribute-id:attribute-value (the id 1 to 30 letters, digits, _ . or -; the value at most 255 characters without control characters), e.g. WEBSHOP:1',
         code: DETAIL_CODES.invalidFormat,
       });
       return;

@@ -207,6 +207,10 @@ describe('GET /api/v3/Inventory', () => {
   it('answers 400 listing every problem of the query', async () => {
     const problem = await problemOf(await send('GET', '/api/v3/Inventory?expand=shelf&modifiedSince=yesterday&attributeFilter=WEBSHOP&attributeFilter=ok:1&pageSize=0&pageIndex=x&colour=red'));
     expect(Object.keys(problem.errors).sort()).toEqual(['attributeFilter[0]', 'colour', 'expand', 'modifiedSince', 'pageIndex', 'pageSize']);
+    // U+0000 anywhere in a URL is refused before the endpoint; other control characters by it.
+    await problemOf(await send('GET', '/api/v3/Inventory?attributeFilter=WEBSHOP:%00'));
+    const control = await problemOf(await send('GET', '/api/v3/Inventory?attributeFilter=WEBSHOP:%01&inventoryId=%01'));
+    expect(Object.keys(control.errors).sort()).toEqual(['attributeFilter[0]', 'inventoryId[0]']);
   });
 
   it("never shows another company's items", async () => {

@@ -31,9 +31,10 @@ function IsAttributeMap(): PropertyDecorator {
           value !== null &&
           !Array.isArray(value) &&
           Object.keys(value).length <= MAX_ATTRIBUTES &&
-          Object.entries(value).every(([id, v]) => ATTRIBUTE_ID.test(id) && typeof v === 'string' && v.length <= 255),
+          // eslint-disable-next-line no-control-regex -- a value must be findable by attributeFilter, which refuses control characters
+          Object.entries(value).every(([id, v]) => ATTRIBUTE_ID.test(id) && typeof v === 'string' && v.length <= 255 && !/[\u0000-\u001f\u007f]/.test(v)),
         defaultMessage: () =>
-          `attributes must be an object of at most ${MAX_ATTRIBUTES} attribute ids (1 to 30 letters, digits, _ . or -) with string values of at most 255 characters`,
+          `attributes must be an object of at most ${MAX_ATTRIBUTES} attribute ids (1 to 30 letters, digits, _ . or -) with string values of at most 255 characters without control characters`,
       },
     });
 }
