@@ -129,6 +129,11 @@ describe('PUT /api/v3/Inventory/{inventoryId} (extension)', () => {
     expect((await list('?inventoryId=BAD', A)).totalCount).toBe(0);
   });
 
+  it('answers 201 to exactly one of concurrent PUTs of a new item, 200 to the others', async () => {
+    const statuses = await Promise.all(Array.from({ length: 6 }, () => put('RACED', { description: 'raced' }).then((r) => r.status)));
+    expect(statuses.sort()).toEqual([200, 200, 200, 200, 200, 201]);
+  });
+
   it('needs erp:write', async () => {
     const headers = { ...(await t.auth.headers({ company: A, applicationType: null, scope: 'erp:read' })), 'content-type': 'application/json' };
     const response = await t.http.request('/api/v3/Inventory/X', { method: 'PUT', headers, body: '{}' });

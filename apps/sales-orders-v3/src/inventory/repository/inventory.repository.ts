@@ -41,9 +41,9 @@ export interface InventoryItemRecord {
 }
 
 export interface StoredItem {
+  /** Empty for an item that does not exist yet. */
   availability: WarehouseAvailability[];
   now: string;
-  exists: boolean;
 }
 
 const UTC_MS = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
@@ -145,7 +145,7 @@ export class InventoryRepository {
               to_char(now() AT TIME ZONE 'UTC', ${UTC_MS}) AS now`,
       { companyId, inventoryId },
     );
-    return { availability: row.availability ?? [], now: row.now, exists: row.availability !== null };
+    return { availability: row.availability ?? [], now: row.now };
   }
 
   /** The internal ids of the company's warehouse codes, assigning new ones to codes not seen before. */
@@ -187,9 +187,12 @@ export class InventoryRepository {
     return new Map(rows.map((r) => [`${r.warehouse_id}\u0000${r.location_id}`, r.internal_id]));
   }
 
-  /** Creates or replaces the item; returns it as the API shows it with everything expanded. */
-  async upsert(tx: EntityManager, companyId: string, inventoryId: string, item: InventoryItemRecord): Promise<string> {
-    const [row] = await namedQuery<{ json: string }>(
+  /**
+   * Creates or replaces the item; returns it as the API shows it with everything expanded, and
+   * whether this statement created it (two PUTs of a new item at once: one creates, the other replaces).
+   */
+  async upsert(tx: EntityManager, companyId: string, inventoryId: string, item: InventoryItemRecord): Promise<{ json: string; created: boolean }> {
+    const [row] = await namedQuery<{ json: string; created: boolean }>(
       tx,
       `INSERT INTO inventory_items AS i (company_id, inventory_id, description, base_unit, attributes, availability,
          availability_modified_at, created_at, last_modified_at)
@@ -199,7 +202,7 @@ export class InventoryRepository {
          description = EXCLUDED.description, base_unit = EXCLUDED.base_unit, attributes = EXCLUDED.attributes,
          availability = EXCLUDED.availability, availability_modified_at = EXCLUDED.availability_modified_at,
          last_modified_at = EXCLUDED.last_modified_at
-       RETURNING (${itemJson(false)})::text AS json`,
+       RETURNING (${itemJson(false)})::text AS json, (i.xmax = 0) AS created`,
       {
         companyId,
         inventoryId,
@@ -212,7 +215,7 @@ export class InventoryRepository {
         expandAttribute: true,
       },
     );
-    return row.json;
+    return row;
   }
 
   /**

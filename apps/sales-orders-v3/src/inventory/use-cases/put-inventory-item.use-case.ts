@@ -62,14 +62,13 @@ export class PutInventoryItem {
       const before = new Map(stored.availability.map((w) => [w.warehouseId, w]));
       const availability = warehouses.map((w) => warehouseEntry(w, warehouseIds, locationIds, before.get(w.warehouseId), stored.now));
       const latest = availability.map((w) => w.lastModified).sort().at(-1) ?? stored.now;
-      const json = await this.inventory.upsert(tx, companyId, inventoryId, {
+      return this.inventory.upsert(tx, companyId, inventoryId, {
         description: dto.description ?? null,
         baseUnit: dto.baseUnit ?? null,
         attributes: dto.attributes ?? {},
         availability,
         availabilityModifiedAt: latest,
       });
-      return { json, created: !stored.exists };
     });
   }
 }
