@@ -122,10 +122,21 @@ describe('PUT /api/v3/Inventory/{inventoryId} (extension)', () => {
       }),
     );
     expect(Object.keys(problem.errors).sort()).toEqual(
-      ['attributes', 'availability[0].quantityOnHand', 'availability[0].warehouseId', 'colour', 'description'].sort(),
+      [
+        'attributes',
+        'availability[0].quantityOnHand',
+        'availability[0].warehouseId',
+        'availability[1].locations[1].locationId',
+        'availability[2].warehouseId',
+        'colour',
+        'description',
+      ].sort(),
     );
     const rules = await problemOf(await put('BAD', { availability: [{ warehouseId: 'W', locations: [{ locationId: 'L' }, { locationId: 'L' }] }, { warehouseId: 'W' }] }));
     expect(Object.keys(rules.errors).sort()).toEqual(['availability[0].locations[1].locationId', 'availability[1].warehouseId']);
+    // The path's problem, the body's shape and the repeated codes, all in one 400.
+    const all = await problemOf(await put('x'.repeat(31), { baseUnit: 'far too long a unit', availability: [{ warehouseId: 'W' }, { warehouseId: 'W' }, 7] }));
+    expect(Object.keys(all.errors).sort()).toEqual(['availability[1].warehouseId', 'availability[2]', 'baseUnit', 'inventoryId']);
     expect((await list('?inventoryId=BAD', A)).totalCount).toBe(0);
   });
 

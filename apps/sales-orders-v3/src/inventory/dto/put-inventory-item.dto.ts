@@ -1,4 +1,5 @@
 import { Type } from 'class-transformer';
+import { CollectBodyProblems } from '@erp/errors';
 import { ArrayMaxSize, IsArray, IsNumber, IsObject, Matches, Min, registerDecorator, ValidateNested } from 'class-validator';
 import { OptionalNotNull, OptionalNullable, Required, Text } from '../../sales-orders/dto/validators';
 
@@ -76,8 +77,11 @@ export class WarehouseAvailabilityDto extends QuantitiesDto {
 
 /**
  * PUT /api/v3/Inventory/{inventoryId} (an extension: the v3 document has no way to create items).
- * The whole item: fields left out are empty (null, `{}`, `[]`), as PUT replaces the item.
+ * The whole item: fields left out are empty (null, `{}`, `[]`), as PUT replaces the item. Its shape
+ * problems reach the use case (`@CollectBodyProblems`), so one 400 lists them with the path's and
+ * the repeated codes'.
  */
+@CollectBodyProblems()
 export class PutInventoryItemDto {
   @OptionalNullable() @Text(255) description?: string | null;
   @OptionalNullable() @Text(10) baseUnit?: string | null;

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DETAIL_CODES, type FieldProblem, ValidationFailedError } from '@erp/errors';
+import { bodyProblemsOf, DETAIL_CODES, type FieldProblem, ValidationFailedError } from '@erp/errors';
 import { INVENTORY_CODE, type PutInventoryItemDto, type WarehouseAvailabilityDto } from '../dto/put-inventory-item.dto';
 import { InventoryRepository, type LocationAvailability, type WarehouseAvailability } from '../repository/inventory.repository';
 
@@ -16,15 +16,24 @@ function sameFigures(next: Figures, stored: object): boolean {
   return Object.entries(next).every(([key, value]) => old[key] === value);
 }
 
-/** Each warehouse once, each location once per warehouse: a repeated one would be ambiguous. */
+const entries = <T>(value: unknown): Array<Partial<T>> =>
+  Array.isArray(value) ? value.map((v: unknown) => (typeof v === 'object' && v !== null ? (v as Partial<T>) : {})) : [];
+
+/**
+ * Each warehouse once, each location once per warehouse: a repeated one would be ambiguous. Runs on
+ * bodies that may have shape problems too (so they are all listed together): entries of the wrong
+ * type are skipped here, they have their own problem.
+ */
 function repeatedCodeProblems(dto: PutInventoryItemDto): FieldProblem[] {
   const problems: FieldProblem[] = [];
-  const seen = new Set<string>();
-  (dto.availability ?? []).forEach((w, i) => {
+  const seen = new Set<unknown>();
+  entries<WarehouseAvailabilityDto>(dto.availability).forEach((w, i) => {
+    if (typeof w.warehouseId !== 'string') return;
     if (seen.has(w.warehouseId)) problems.push({ field: `availability[${i}].warehouseId`, message: `warehouse ${w.warehouseId} is listed twice`, code: DETAIL_CODES.invalidValue });
     seen.add(w.warehouseId);
-    const locations = new Set<string>();
-    (w.locations ?? []).forEach((l, j) => {
+    const locations = new Set<unknown>();
+    entries<{ locationId: string }>(w.locations).forEach((l, j) => {
+      if (typeof l.locationId !== 'string') return;
       if (locations.has(l.locationId)) {
         problems.push({ field: `availability[${i}].locations[${j}].locationId`, message: `location ${l.locationId} is listed twice`, code: DETAIL_CODES.invalidValue });
       }
@@ -45,7 +54,7 @@ export class PutInventoryItem {
   constructor(private readonly inventory: InventoryRepository) {}
 
   execute(companyId: string, inventoryId: string, dto: PutInventoryItemDto): Promise<PutResult> {
-    const problems = repeatedCodeProblems(dto);
+    const problems = [...bodyProblemsOf(dto), ...repeatedCodeProblems(dto)];
     if (!INVENTORY_CODE.test(inventoryId)) {
       problems.unshift({ field: 'inventoryId', message: 'inventoryId must be 1 to 30 characters without control characters', code: DETAIL_CODES.invalidValue });
     }
