@@ -64,6 +64,8 @@ async function customerNumbers(companyId: string): Promise<string[]> {
 
 /** Sales orders learn customers from events: creating an order right after the customer may meet 400 for a moment. */
 async function createOrder(client: ErpClient, customerNumber: string, description: string): Promise<SalesOrder> {
+  // Order lines name items of the company's catalogue: the line's item first, through the client.
+  await client.inventory.put('C', { description: 'Client e2e item' });
   const deadline = Date.now() + 60_000;
   for (;;) {
     try {
@@ -90,6 +92,22 @@ describe('@erp/client against the running system', () => {
     writeFileSync(join(__dirname, '../../../test-output/client-e2e.json'), `${JSON.stringify(figures, null, 2)}\n`);
     await listener?.stop();
     await testSystem?.stop();
+  });
+
+  describe('v3 customers and inventory', () => {
+    it('reads the v3 view of the customers (filter, paging by nextPage, locations) and creates and lists inventory items', async () => {
+      const client = await clientFor(EXPORT_COMPANY);
+      const found: string[] = [];
+      for await (const customer of client.customers.listV3({ filter: 'E0001' }, { pageSize: 4 })) found.push(customer.id!);
+      expect(found).toEqual(['E00010', 'E00011', 'E00012', 'E00013', 'E00014', 'E00015', 'E00016', 'E00017', 'E00018', 'E00019']);
+      expect(await client.customers.locations('E00010')).toEqual([expect.objectContaining({ id: 'MAIN', name: 'Customer 10' })]);
+
+      const put = await client.inventory.put('CLIENT-ITEM', { description: 'Crate', attributes: { WEBSHOP: '1' }, availability: [{ warehouseId: 'MAIN', quantityOnHand: 3 }] });
+      expect(put).toMatchObject({ inventoryId: 'CLIENT-ITEM', attributes: { WEBSHOP: '1' } });
+      const items = [];
+      for await (const item of client.inventory.list({ attributeFilter: ['WEBSHOP:1'] }, { expand: ['Attribute'] })) items.push(item);
+      expect(items).toEqual([expect.objectContaining({ inventoryId: 'CLIENT-ITEM', attributes: { WEBSHOP: '1' } })]);
+    });
   });
 
   describe('v1 paging', () => {

@@ -1,6 +1,7 @@
 import type { RunningSystem } from '@erp/dev';
 import { startTestSystem, type TestSystem } from '@erp/dev/testing';
 import { TestAuth } from '@erp/testing';
+import { putInventoryItems } from './support/inventory';
 
 const A = '1000001';
 const B = '2000002';
@@ -57,6 +58,7 @@ describe('sales orders v3 through the api-gateway', () => {
     });
     expect(customer.status).toBe(201);
     const { number } = (await customer.json()) as { number: string };
+    await putInventoryItems(system.baseUrl, await auth.headers({ company: A, applicationType: null }), Array.from({ length: 300 }, (_, i) => `ITEM-${i}`));
 
     const created = await createOrderWhenCustomerKnown(A, {
       type: 'SO',
@@ -108,6 +110,30 @@ describe('sales orders v3 through the api-gateway', () => {
     expect((await call(location, { method: 'DELETE', headers: { ...withoutBody, 'if-match': newEtag } })).status).toBe(202);
     expect((await call(location, { headers })).status).toBe(404);
   }, 150_000);
+
+  it('routes /api/v3/Customers to customers-v1 and /api/v3/Inventory to sales-orders-v3, without ipp-application-type', async () => {
+    const v3 = await auth.headers({ company: B, applicationType: null });
+    const customer = await call('/v1/customer', {
+      method: 'POST',
+      headers: { ...(await auth.headers({ company: B })), 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Routed Foods AS', mainAddress: { city: 'Oslo', country: { id: 'NO', name: 'Norway' } } }),
+    });
+    expect(customer.status).toBe(201);
+    const { number } = (await customer.json()) as { number: string };
+    const list = await call(`/api/v3/Customers?filter=${encodeURIComponent('Routed Foods')}`, { headers: v3 });
+    expect(list.status).toBe(200);
+    expect(await list.json()).toMatchObject({ value: [{ id: number, name: 'Routed Foods AS', country: 'NO' }], totalCount: 1, nextPage: null });
+    const locations = await call(`/api/v3/Customers/${number}/locations`, { headers: v3 });
+    expect(await locations.json()).toEqual([expect.objectContaining({ id: 'MAIN', address: expect.objectContaining({ city: 'Oslo' }) })]);
+    const missing = await call('/api/v3/Customers/nobody/locations', { headers: v3 });
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+
+    await putInventoryItems(system.baseUrl, v3, ['ROUTED-1']);
+    const items = await call('/api/v3/Inventory?inventoryId=ROUTED-1&expand=all', { headers: v3 });
+    expect(items.status).toBe(200);
+    expect(await items.json()).toMatchObject({ value: [{ inventoryId: 'ROUTED-1', description: 'Item ROUTED-1', availability: [], attributes: {} }], totalCount: 1 });
+  });
 
   it('refuses requests at the gateway in problem+json before they reach the service', async () => {
     const none = await call('/api/v3/SalesOrders');

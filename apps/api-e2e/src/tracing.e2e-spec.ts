@@ -5,6 +5,7 @@ import { Client } from 'pg';
 import { startWebhookListener, type ListenedDelivery, type WebhookListener } from '@erp/dev';
 import { startTestSystem, type TestSystem } from '@erp/dev/testing';
 import { TestAuth, waitFor } from '@erp/testing';
+import { putInventoryItems } from './support/inventory';
 
 const A = '1000001';
 const SERVICES = ['customers-v1', 'sales-orders-v3', 'webhook-publisher'];
@@ -106,6 +107,7 @@ async function patchSalesOrder(baseUrl: string, traceparent: string): Promise<st
   });
   expect(customer.status).toBe(201);
   const { number } = (await customer.json()) as { number: string };
+  await putInventoryItems(baseUrl, v3, ['ITEM-1']);
   let created: Response;
   // Seconds on a free machine; much longer when other suites load both cores (CI).
   for (let deadline = Date.now() + 150_000; ; ) {

@@ -5,6 +5,7 @@ import { Webhook } from 'standardwebhooks';
 import { startWebhookListener, type ListenedDelivery, type RunningSystem, type WebhookListener } from '@erp/dev';
 import { startTestSystem, type TestSystem } from '@erp/dev/testing';
 import { TestAuth, waitFor } from '@erp/testing';
+import { putInventoryItems } from './support/inventory';
 
 const A = '1000001';
 const auth = new TestAuth();
@@ -53,6 +54,7 @@ describe('webhooks through the api-gateway', () => {
     });
     expect(customer.status).toBe(201);
     const { number } = (await customer.json()) as { number: string };
+    await putInventoryItems(system.baseUrl, await v3Headers(A), ['ITEM-1']);
     let created: Response;
     for (let deadline = Date.now() + 30_000; ; ) {
       created = await fetch(`${system.baseUrl}/api/v3/SalesOrders`, {

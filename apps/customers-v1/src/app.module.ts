@@ -8,6 +8,8 @@ import { OpenApiModule } from '@erp/openapi';
 import type { CustomersConfig } from './config';
 import { CustomersController } from './customers/customers.controller';
 import { CUSTOMER_SCHEMAS } from './customers/customers.openapi';
+import { CUSTOMER_V3_SCHEMAS } from './customers/customers-v3.openapi';
+import { CustomersV3Controller } from './customers/customers-v3.controller';
 import { CUSTOMER_SETTINGS } from './customers/customer-settings';
 import { CUSTOMER_PROVIDERS } from './customers/customers.providers';
 import { CUSTOMERS_ENTITIES, CUSTOMERS_MIGRATIONS } from './database';
@@ -32,11 +34,11 @@ export class CustomersAppModule {
         OpenApiModule.forRoot({
           title: 'Customers',
           version: '1',
-          schemas: CUSTOMER_SCHEMAS,
+          schemas: { ...CUSTOMER_SCHEMAS, ...CUSTOMER_V3_SCHEMAS },
           pageLimits: { CUSTOMER_MAX_PAGE_SIZE: config.CUSTOMER_MAX_PAGE_SIZE },
         }),
       ],
-      controllers: [CustomersController],
+      controllers: [CustomersController, CustomersV3Controller],
       providers: [...CUSTOMER_PROVIDERS, { provide: CUSTOMER_SETTINGS, useValue: { maxPageSize: config.CUSTOMER_MAX_PAGE_SIZE } }],
     };
   }

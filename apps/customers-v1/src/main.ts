@@ -7,5 +7,6 @@ void runService({
   name: 'customers-v1',
   config: CustomersConfig,
   module: (config) => CustomersAppModule.forRoot(config),
-  errorFamily: 'v1',
+  // /v1 answers in the v1 error shape, /api/v3/Customers in problem+json.
+  errorFamily: 'by-path',
 });

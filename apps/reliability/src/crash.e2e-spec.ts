@@ -10,7 +10,7 @@ import { type OutboxEvent, outboxEvents, query, waitForQuiet } from './cases/cra
 import { CrashLoad, type LoadCounts, type OpKind, pause } from './cases/crash-load';
 import { withEventFlowReport } from './support/event-flow-report';
 import { writeFigures } from './support/figures';
-import { A, FULL, type Harness, startHarness } from './support/system';
+import { A, FULL, type Harness, putInventoryItems, startHarness } from './support/system';
 
 /** Each service runs its own outbox relay (and consumers) in-process, so killing it kills those too. */
 const KILLED = ['customers-v1', 'supplier-invoices-v1', 'attachments-v1', 'sales-orders-v3', 'webhook-publisher'];
@@ -119,6 +119,8 @@ describe('crash: SIGKILL during load', () => {
     };
     const customerNumbers: string[] = [];
     for (let i = 0; i < 2; i++) customerNumbers.push(String((await post('/v1/customer', { name: `Fixture K${i}`, currencyId: 'NOK' })).body['number']));
+    // The items the fixture orders and the crash load's new orders name.
+    await putInventoryItems(h.call, headers, ['ITEM-FIX', 'ITEM-CRASH']);
     const invoice = await post('/v1/supplierInvoice', {
       supplier: { number: 'SUP-FIX', name: 'Fixture Supplier' },
       description: 'Fixture invoice',

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { Client } from 'pg';
 import { writeFigures } from './support/figures';
-import { A, B, type Harness, jsonHeaders, startHarness } from './support/system';
+import { A, B, type Harness, jsonHeaders, putInventoryItems, startHarness } from './support/system';
 
 const RATE_LIMIT = 40;
 const HEADERS_TIMEOUT_MS = 2_000;
@@ -198,6 +198,7 @@ describe('limits through the api-gateway', () => {
         'the customer to reach sales orders',
       );
       const { 'ipp-application-type': _type, ...v3 } = headers;
+      await putInventoryItems(h.call, v3, ['ITEM']);
       const order = await h.call('/api/v3/SalesOrders', {
         method: 'POST',
         headers: v3,

@@ -8,7 +8,7 @@ import { type KafkaDevBroker, startKafkaDevBroker } from '@erp/kafka-dev-broker'
 import { TestAuth, waitUntil } from '@erp/testing';
 import { type Outcome, startLoad, watchReadiness } from './cases/outage';
 import { writeFigures } from './support/figures';
-import { A, FULL, REQUEST_TIMEOUT_MS } from './support/system';
+import { A, FULL, putInventoryItems, REQUEST_TIMEOUT_MS } from './support/system';
 
 /** Outage lengths: the issue's 10 s / 30 s with RELIABILITY_FULL=1, shorter in CI. */
 const DB_OUTAGE_MS = FULL ? 10_000 : 5_000;
@@ -101,6 +101,7 @@ describe('outage: PostgreSQL and Kafka go away under load', () => {
     });
     expect(customer.status).toBe(201);
     const number = String(((await customer.json()) as { number: string }).number);
+    await putInventoryItems((path, init) => fetch(`${system.baseUrl}${path}`, init), headers, ['ITEM-1']);
     return Promise.all(
       Array.from({ length: WORKERS }, async (_unused, index) => {
         let order: { type: string; orderId: string } | undefined;

@@ -6,6 +6,8 @@ import { MessagingModule, messagingOptionsFrom } from '@erp/messaging';
 import { HealthModule } from '@erp/observability';
 import { OpenApiModule } from '@erp/openapi';
 import { SALES_ORDER_SCHEMAS } from './sales-orders/sales-orders.openapi';
+import { INVENTORY_SCHEMAS } from './inventory/inventory.openapi';
+import { InventoryModule } from './inventory/inventory.module';
 import type { SalesOrdersConfig } from './config';
 import { CustomerEventsController } from './customers/customer-events.controller';
 import { CustomerSnapshotsService } from './customers/customer-snapshots.service';
@@ -32,8 +34,9 @@ export class SalesOrdersAppModule {
         // v3 does not require ipp-application-type (API.md: it is a /v1 rule).
         AuthModule.forRoot(authSettingsFrom(config), { requireApplicationType: false }),
         HealthModule.forRoot(),
-        OpenApiModule.forRoot({ title: 'Sales orders', version: '3', schemas: SALES_ORDER_SCHEMAS }),
+        OpenApiModule.forRoot({ title: 'Sales orders', version: '3', schemas: { ...SALES_ORDER_SCHEMAS, ...INVENTORY_SCHEMAS } }),
         MessagingModule.forRoot(messagingOptionsFrom(config, { clientId: SERVICE_NAME })),
+        InventoryModule,
       ],
       controllers: [SalesOrdersController, CustomerEventsController],
       providers: [...SALES_ORDER_PROVIDERS, CustomerSnapshotsService, SalesOrderEvents],

@@ -1,7 +1,9 @@
 import { MESSAGING_ENTITIES, MESSAGING_MIGRATIONS } from '@erp/messaging';
 import { CustomerSnapshotEntity } from './customers/customer-snapshot.entity';
+import { InventoryItemEntity, InventoryLocationEntity, InventoryWarehouseEntity } from './inventory/inventory.entity';
 import { CreateSalesOrders1764100000000 } from './migrations/1764100000000-create-sales-orders';
 import { OrderViews1765300000000 } from './migrations/1765300000000-order-views';
+import { CreateInventory1765400000000 } from './migrations/1765400000000-create-inventory';
 import { SalesOrderCounterEntity, SalesOrderEntity, SalesOrderLineEntity } from './sales-orders/sales-order.entity';
 
 /**
@@ -14,6 +16,9 @@ export const SALES_ORDERS_ENTITIES = [
   SalesOrderLineEntity,
   SalesOrderCounterEntity,
   CustomerSnapshotEntity,
+  InventoryItemEntity,
+  InventoryWarehouseEntity,
+  InventoryLocationEntity,
   ...MESSAGING_ENTITIES,
 ];
-export const SALES_ORDERS_MIGRATIONS = [...MESSAGING_MIGRATIONS, CreateSalesOrders1764100000000, OrderViews1765300000000];
+export const SALES_ORDERS_MIGRATIONS = [...MESSAGING_MIGRATIONS, CreateSalesOrders1764100000000, OrderViews1765300000000, CreateInventory1765400000000];

@@ -2,7 +2,7 @@ import { Controller, type ExecutionContext, Get, Post } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { DEV_AUDIENCE, DEV_ISSUER, SCOPES } from './auth-settings';
 import type { AuthContext } from './authenticate-request';
-import { AuthGuard, Public, RequiredScope } from './auth.guard';
+import { ApplicationTypeNotRequired, AuthGuard, Public, RequiredScope } from './auth.guard';
 import { generateDevKeyPair, signDevToken } from './dev-tokens';
 import { TokenVerifier } from './token-verifier';
 
@@ -22,6 +22,12 @@ class ExampleController {
   @Get('health')
   health(): string {
     return 'health';
+  }
+
+  @ApplicationTypeNotRequired()
+  @Get('v3')
+  v3(): string {
+    return 'v3';
   }
 
   @RequiredScope(SCOPES.manageWebhooks)
@@ -100,5 +106,15 @@ describe('AuthGuard', () => {
     });
     const manager = await requestWith(SCOPES.manageWebhooks);
     await expect(guard.canActivate(contextFor('subscriptions', manager))).resolves.toBe(true);
+  });
+
+  it('requires ipp-application-type where the service asks for it, except on @ApplicationTypeNotRequired() routes', async () => {
+    const v1Guard = new AuthGuard(
+      new Reflector(),
+      await TokenVerifier.create({ issuer: DEV_ISSUER, audience: DEV_AUDIENCE, publicKeyPem: keys.publicKeyPem }),
+      { requireApplicationType: true },
+    );
+    await expect(v1Guard.canActivate(contextFor('read', await requestWith(SCOPES.read)))).rejects.toMatchObject({ status: 400 });
+    await expect(v1Guard.canActivate(contextFor('v3', await requestWith(SCOPES.read)))).resolves.toBe(true);
   });
 });

@@ -14,6 +14,7 @@ import { TokenVerifier } from './token-verifier';
 export const AUTH_OPTIONS = Symbol('AUTH_OPTIONS');
 const PUBLIC_ROUTE = 'erp:public-route';
 const REQUIRED_SCOPE = 'erp:required-scope';
+const NO_APPLICATION_TYPE = 'erp:no-application-type';
 
 export interface AuthGuardOptions {
   requireApplicationType: boolean;
@@ -21,6 +22,12 @@ export interface AuthGuardOptions {
 
 /** Marks a route that needs no token (health, metrics, the API document). */
 export const Public = (): MethodDecorator & ClassDecorator => SetMetadata(PUBLIC_ROUTE, true);
+
+/**
+ * Marks a v3 route of a service whose other routes are v1 (`/api/v3/Customers` in customers-v1):
+ * `ipp-application-type` is a /v1 rule, so it is not required there.
+ */
+export const ApplicationTypeNotRequired = (): MethodDecorator & ClassDecorator => SetMetadata(NO_APPLICATION_TYPE, true);
 
 /** Overrides the method-derived scope, e.g. `webhooks:manage` for the subscriptions API. */
 export const RequiredScope = (scope: string): MethodDecorator & ClassDecorator => SetMetadata(REQUIRED_SCOPE, scope);
@@ -42,7 +49,7 @@ export class AuthGuard implements CanActivate {
     const requiredScope =
       this.reflector.getAllAndOverride<string>(REQUIRED_SCOPE, targets) ?? scopeForMethod(request.method);
     const auth = await authenticateRequest(request.headers, this.verifier, {
-      requireApplicationType: this.options.requireApplicationType,
+      requireApplicationType: this.options.requireApplicationType && !this.reflector.getAllAndOverride<boolean>(NO_APPLICATION_TYPE, targets),
       requiredScope,
     });
     request.auth = auth;

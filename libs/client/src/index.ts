@@ -8,6 +8,7 @@ export { updateWithRetry, DEFAULT_MAX_ATTEMPTS, type ChangeFunction, type ReadMo
 export { CustomersApi } from './resources/customers';
 export { SupplierInvoicesApi } from './resources/supplier-invoices';
 export { SalesOrdersApi, type SalesOrderListOptions, type SalesOrderUpdateOptions } from './resources/sales-orders';
+export { InventoryApi } from './resources/inventory';
 export {
   AttachmentsApi,
   type AttachmentOwner,

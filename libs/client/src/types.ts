@@ -13,6 +13,26 @@ export type CustomerCreate = Schemas['CustomerCreate'];
 export type CustomerUpdate = Schemas['CustomerUpdate'];
 export type CustomerFilters = WithDates<ListFilters<'Customers_list', 'pageSize' | 'pageNumber'>>;
 
+/** `GET /api/v3/Customers`: the v3 document's CustomerDto. */
+export type CustomerV3 = Schemas['CustomerDto'];
+/** `GET /api/v3/Customers/{customerId}/locations`: the v3 document's CustomerLocationItemDto. */
+export type CustomerLocation = Schemas['CustomerLocationItemDto'];
+
+/** `GET /api/v3/Inventory`: the v3 document's InventoryItemAvailabilityDto. */
+export type InventoryItem = Schemas['InventoryItemAvailabilityDto'];
+/** `PUT /api/v3/Inventory/{inventoryId}` (an extension): the whole item. */
+export type InventoryItemPut = Schemas['InventoryItemPut'];
+export type InventoryExpand = 'Location' | 'Attribute' | 'All' | 'None';
+/** The filters of `GET /api/v3/Inventory`; each list is sent as a repeated parameter. */
+export interface InventoryQuery {
+  inventoryId?: readonly string[];
+  warehouseId?: readonly string[];
+  locationId?: readonly string[];
+  /** `attribute-id:attribute-value`, e.g. `WEBSHOP:1`. */
+  attributeFilter?: readonly string[];
+  modifiedSince?: Date | string;
+}
+
 export type SupplierInvoice = Schemas['SupplierInvoice'];
 export type SupplierInvoiceCreate = Schemas['SupplierInvoiceCreate'];
 export type SupplierInvoiceUpdate = Schemas['SupplierInvoiceUpdate'];

@@ -12,6 +12,8 @@ export interface CustomerListQuery {
   vatRegistrationId?: string;
   lastModified?: V1DateTimeFilter;
   created?: V1DateTimeFilter;
+  /** v3 `filter`: case-insensitive substring of the number, the name or the VAT registration id. */
+  text?: string;
 }
 
 const KNOWN_PARAMETERS = new Set([

@@ -35,7 +35,8 @@ export function isTimeBucketedListQuery(query: CustomerListQuery): boolean {
     dimensions.every((d) => d.filter.operator !== '=') &&
     query.name === undefined &&
     query.corporateId === undefined &&
-    query.vatRegistrationId === undefined
+    query.vatRegistrationId === undefined &&
+    query.text === undefined
   );
 }
 

@@ -3,3 +3,4 @@ export * from './customer-list.query';
 export * from './customers.queries';
 export * from './customer-time-buckets.queries';
 export * from './read-customer-page';
+export * from './customers-v3.queries';

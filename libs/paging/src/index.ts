@@ -3,3 +3,4 @@ export * from './v1-date-filter';
 export * from './v3-paging';
 export * from './v3-expand';
 export * from './v3-date-time';
+export * from './v3-paging-problems';

@@ -32,6 +32,10 @@ export interface CliApi {
   deleteOrderLines(order: SalesOrderKey, lineIds: number[], ifMatch: string): Promise<{ etag: string }>;
   /** A read view of a sales order (`GET .../commissions`, `/discounts`, `/tax`, `/rotrut`, `/shipment`). */
   orderView(order: SalesOrderKey, view: 'commissions' | 'discounts' | 'tax' | 'rotrut' | 'shipment'): Promise<unknown>;
+  /** Creates or replaces an inventory item (`PUT /api/v3/Inventory/{inventoryId}`); answers the item. */
+  putInventoryItem(inventoryId: string, item: ApiRecord): Promise<ApiRecord>;
+  /** The locations of a customer (`GET /api/v3/Customers/{customerId}/locations`). */
+  customerLocations(customerNumber: string): Promise<ApiRecord[]>;
   /** The attachment's decoded bytes as a stream, and its size when the API told it. */
   download(id: string): Promise<{ stream: Readable; size?: number }>;
 }

@@ -18,6 +18,11 @@ describe('erp CLI: sales orders (v3)', () => {
     testSystem = await startCliSystem('cli_so', ['customers-v1', 'sales-orders-v3'], auth);
     env = { ERP_BASE_URL: testSystem.system.baseUrl, ERP_TOKEN: await auth.token({ companies: [COMPANY] }), ERP_COMPANY: COMPANY };
     [{ number: customer }] = await createCustomers(api, 1);
+    // Order lines name items of the company's catalogue: created with the CLI itself.
+    for (const item of [...Array.from({ length: ORDERS }, (_, i) => `ITEM-${i}`), 'NEW']) {
+      const put = await runCli(['inventory', 'put', item, '--data', JSON.stringify({ description: `Item ${item}` })], env);
+      expect({ code: put.code, stderr: put.stderr }).toEqual({ code: ExitCode.Ok, stderr: '' });
+    }
     orderIds = [];
     for (let i = 0; i < ORDERS; i++) {
       // sales-orders-v3 learns customers from their events: the first order may need a retry.
@@ -69,6 +74,30 @@ describe('erp CLI: sales orders (v3)', () => {
     const missing = await runCli(['get', 'sales-orders', 'SO-999999'], env);
     expect(missing.code).toBe(ExitCode.Client);
     expect(missing.stderr).toMatch(/^erp: GET \/api\/v3\/SalesOrders\/SO\/999999 -> 404/);
+  }, 120_000);
+
+  it('puts and lists inventory items, lists the v3 customers and prints a customer\'s locations', async () => {
+    const put = await runCli(['inventory', 'put', 'CLI-BOLT', '--data', '{"description":"Bolt","attributes":{"WEBSHOP":"1"},"availability":[{"warehouseId":"MAIN","quantityOnHand":12}]}'], env);
+    expect(put.code).toBe(ExitCode.Ok);
+    expect(JSON.parse(put.stdout.toString())).toMatchObject({ inventoryId: 'CLI-BOLT', attributes: { WEBSHOP: '1' }, availability: [{ warehouseId: 'MAIN', quantityOnHand: 12 }] });
+    const listed = await runCli(['list', 'inventory', '--filter', 'attributeFilter=WEBSHOP:1', '--filter', 'expand=attribute'], env);
+    expect(listed.code).toBe(ExitCode.Ok);
+    expect(JSON.parse(listed.stdout.toString())).toEqual([expect.objectContaining({ inventoryId: 'CLI-BOLT', attributes: { WEBSHOP: '1' } })]);
+    const table = await runCli(['list', 'inventory', '-o', 'table', '--page-size', '3'], env);
+    expect(table.stdout.toString().trimEnd().split('\n')).toHaveLength(ORDERS + 1 + 1 + 2);
+    const refused = await runCli(['inventory', 'put', 'CLI-BAD', '--data', '{"colour":"red"}'], env);
+    expect(refused.code).toBe(ExitCode.Client);
+    expect(refused.stderr).toMatch(/-> 400/);
+
+    const customers = await runCli(['list', 'customers-v3', '--filter', `filter=${customer}`], env);
+    expect(customers.code).toBe(ExitCode.Ok);
+    expect(JSON.parse(customers.stdout.toString())).toEqual([expect.objectContaining({ id: customer, defaultLocation: expect.objectContaining({ id: 'MAIN' }) })]);
+    const locations = await runCli(['locations', customer], env);
+    expect(locations.code).toBe(ExitCode.Ok);
+    expect(JSON.parse(locations.stdout.toString())).toEqual([expect.objectContaining({ id: 'MAIN' })]);
+    const missing = await runCli(['locations', '99999'], env);
+    expect(missing.code).toBe(ExitCode.Client);
+    expect(missing.stderr).toMatch(/-> 404/);
   }, 120_000);
 
   it('adds, changes and deletes lines under If-Match, printing the new version for the next write', async () => {

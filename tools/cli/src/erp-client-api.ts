@@ -1,4 +1,4 @@
-import { CLIENT_VERSION, ErpClient, type SalesOrderLineAdd, type SalesOrderLinePatch } from '@erp/client';
+import { CLIENT_VERSION, ErpClient, type InventoryItemPut, type SalesOrderLineAdd, type SalesOrderLinePatch } from '@erp/client';
 import type { CliApi } from './api';
 import type { ApiConfig } from './config';
 import type { ApiRecord } from './format/values';
@@ -50,6 +50,13 @@ export function createCliApi(config: ApiConfig): CliApi {
         case 'shipment':
           return views.shipments(type, orderId);
       }
+    },
+    // The item is the API's to check (every problem in one 400), as for lines.
+    async putInventoryItem(inventoryId, item) {
+      return (await client.inventory.put(inventoryId, item as unknown as InventoryItemPut)) as unknown as ApiRecord;
+    },
+    async customerLocations(customerNumber) {
+      return (await client.customers.locations(customerNumber)) as unknown as ApiRecord[];
     },
     async download(id) {
       // `open` (not `downloadStream`): a 404 or 401 arrives before any output file is created, and

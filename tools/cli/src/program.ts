@@ -5,6 +5,7 @@ import { exportCommand } from './commands/export';
 import { downloadCommand, uploadCommand } from './commands/attachments';
 import { deleteLinesCommand, writeLinesCommand } from './commands/lines';
 import { ORDER_VIEWS, orderViewCommand } from './commands/order-views';
+import { inventoryPutCommand, locationsCommand } from './commands/inventory';
 import { tokenCommand } from './commands/token';
 import { webhooksListenCommand } from './commands/webhooks';
 import type { CliApi } from './api';
@@ -136,6 +137,21 @@ export function buildProgram(deps: ProgramDeps): Command {
     .argument('<order>', 'sales order <type>/<orderId>, e.g. SO/000123')
     .addOption(output())
     .action((view: string, order: string, options: { output: 'json' | 'table' }) => orderViewCommand(context, view, order, options));
+
+  program
+    .command('locations')
+    .description('print the locations of a customer (GET /api/v3/Customers/{customerId}/locations)')
+    .argument('<customer-number>', 'customer number')
+    .addOption(output())
+    .action((customerNumber: string, options: { output: 'json' | 'table' }) => locationsCommand(context, customerNumber, options));
+
+  const inventory = program.command('inventory').description('inventory items (list them with erp list inventory)');
+  inventory
+    .command('put')
+    .description('create or replace an inventory item (order lines may name it then); prints the item')
+    .argument('<inventory-id>', 'the item id (1 to 30 characters)')
+    .option(data, 'the whole item: a JSON object ({ description, baseUnit, attributes, availability }), @file, or @- for stdin; default {}')
+    .action((inventoryId: string, options: { data?: string }) => inventoryPutCommand(context, inventoryId, options));
 
   const webhooks = program.command('webhooks').description('webhook tools');
   webhooks

@@ -22,6 +22,26 @@ export const RESOURCES: Record<string, ResourceSpec> = {
     itemPath: (id) => `/v1/customer/${encode(id)}`,
     tableColumns: ['number', 'name', 'status', 'mainAddress.city', 'mainAddress.country.id', 'currencyId', 'lastModifiedDateTime'],
   },
+  // The v3 view of the customers (GET /api/v3/Customers; filter=<text>); one customer: `erp get customers`, its locations: `erp locations`.
+  'customers-v3': {
+    name: 'customers-v3',
+    family: 'v3',
+    listPath: '/api/v3/Customers',
+    itemPath: () => {
+      throw new CliError(ExitCode.Usage, 'customers-v3 is a list only: erp get customers <number> reads one customer, erp locations <number> its locations');
+    },
+    tableColumns: ['id', 'name', 'status', 'addressLine1', 'postalCode', 'country', 'currencyId', 'defaultLocation.taxRegistrationId'],
+  },
+  // GET /api/v3/Inventory (filters inventoryId, warehouseId, locationId, attributeFilter, modifiedSince, expand).
+  inventory: {
+    name: 'inventory',
+    family: 'v3',
+    listPath: '/api/v3/Inventory',
+    itemPath: () => {
+      throw new CliError(ExitCode.Usage, 'inventory is a list only: erp list inventory -f inventoryId=<id> reads one item');
+    },
+    tableColumns: ['inventoryId', 'description', 'baseUnit', 'availability.0.warehouseId', 'availability.0.quantityOnHand', 'availability.0.quantityAvailable'],
+  },
   'supplier-invoices': {
     name: 'supplier-invoices',
     family: 'v1',

@@ -1,5 +1,5 @@
 import { type DevKeyPair, signDevToken } from '@erp/auth';
-import { type SeedCustomer, seedSalesOrders } from './seed-sales-orders';
+import { type SeedCustomer, seedInventory, seedSalesOrders } from './seed-sales-orders';
 import { seedSupplierInvoices } from './seed-supplier-invoices';
 
 export interface SeedOptions {
@@ -83,8 +83,10 @@ export async function seedCompany(options: SeedOptions): Promise<boolean> {
   if (options.supplierInvoices !== 0) {
     await seedSupplierInvoices({ baseUrl: options.baseUrl, headers, invoices: options.supplierInvoices });
   }
+  const { 'ipp-application-type': _v1Only, ...v3Headers } = headers;
+  // Inventory items before orders: order lines may only name items that exist.
+  await seedInventory({ baseUrl: options.baseUrl, headers: v3Headers });
   if (options.salesOrders !== 0) {
-    const { 'ipp-application-type': _v1Only, ...v3Headers } = headers;
     await seedSalesOrders({ baseUrl: options.baseUrl, headers: v3Headers, customers: created, orders: options.salesOrders });
   }
   return true;

@@ -98,6 +98,50 @@ export function demoViewParts(i: number): Record<string, unknown> {
   };
 }
 
+/** The demo inventory item of each product (PUT /api/v3/Inventory/{inventoryId}): stock in the warehouses, web-shop flag and colour attributes. */
+export function demoInventoryItems(): Array<{ inventoryId: string; item: Record<string, unknown> }> {
+  return PRODUCTS.map(([inventoryId, description, baseUnit], i) => ({
+    inventoryId,
+    item: {
+      description,
+      baseUnit,
+      attributes: { WEBSHOP: i % 3 === 2 ? '0' : '1', ...(i % 4 === 0 ? { COLOUR: ['grey', 'white', 'black'][i % 3] } : {}) },
+      availability: WAREHOUSES.slice(0, 1 + (i % WAREHOUSES.length)).map((warehouseId, w) => {
+        const onHand = 40 + ((i * 37 + w * 11) % 400);
+        return {
+          warehouseId,
+          description: `${warehouseId[0]}${warehouseId.slice(1).toLowerCase()} warehouse`,
+          quantityOnHand: onHand,
+          quantityAvailable: onHand - (i % 5) * 3,
+          quantityAvailableForShipment: onHand - (i % 5) * 3,
+          quantityPurchaseOrders: (i % 4) * 25,
+          estimatedTotalCost: Math.round(onHand * PRODUCTS[i][3] * 60) / 100,
+          locations: [
+            { locationId: `${warehouseId}-A${1 + (i % 4)}`, description: 'Shelf', quantityOnHand: onHand - 10, quantityAvailable: onHand - 10 },
+            { locationId: `${warehouseId}-R1`, description: 'Receiving', quantityOnHand: 10, quantityAvailable: 10 },
+          ],
+        };
+      }),
+    },
+  }));
+}
+
+/**
+ * Creates the company's inventory items (every product the demo orders use) through the public API.
+ * Order lines may only name items that exist, so this runs before the orders; the README's examples use them.
+ */
+export async function seedInventory(options: { baseUrl: string; headers: Record<string, string> }): Promise<number> {
+  for (const { inventoryId, item } of demoInventoryItems()) {
+    const response = await fetch(`${options.baseUrl}/api/v3/Inventory/${encodeURIComponent(inventoryId)}`, {
+      method: 'PUT',
+      headers: options.headers,
+      body: JSON.stringify(item),
+    });
+    if (response.status !== 201 && response.status !== 200) throw new Error(`Seeding inventory item ${inventoryId} failed with ${response.status}: ${await response.text()}`);
+  }
+  return PRODUCTS.length;
+}
+
 async function postWhenCustomerKnown(url: string, headers: Record<string, string>, body: unknown, waitMs: number): Promise<Response> {
   const deadline = Date.now() + waitMs;
   for (;;) {

@@ -21,6 +21,9 @@ export const ROUTE_RULES: RouteRule[] = [
   { upstream: 'customers', pattern: /^\/v1\/customer(?:[/?]|$)/, v1: true },
   { upstream: 'supplierInvoices', pattern: /^\/v1\/supplierInvoice(?:[/?]|$)/, v1: true },
   { upstream: 'salesOrders', pattern: /^\/api\/v3\/SalesOrders(?:[/?]|$)/, v1: false },
+  // The v3 view of the customers is served by their owner; the inventory catalogue by sales orders (its order lines reference the items).
+  { upstream: 'customers', pattern: /^\/api\/v3\/Customers(?:[/?]|$)/, v1: false },
+  { upstream: 'salesOrders', pattern: /^\/api\/v3\/Inventory(?:[/?]|$)/, v1: false },
   { upstream: 'webhooks', pattern: /^\/api\/webhooks(?:[/?]|$)/, v1: false, scope: SCOPES.manageWebhooks },
 ];
 

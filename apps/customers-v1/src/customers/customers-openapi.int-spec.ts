@@ -16,7 +16,15 @@ describe('customers-v1 /openapi.json', () => {
     const document = (await response.json()) as OpenApiDoc;
     type Operation = { parameters: { name: string }[]; responses: Record<string, { content: Record<string, { schema: { $ref: string } }> }> };
     expect(document.openapi).toBe('3.1.0');
-    expect(Object.keys(document.paths!).sort()).toEqual(['/v1/customer', '/v1/customer/{customerNumber}']);
+    expect(Object.keys(document.paths!).sort()).toEqual(['/api/v3/Customers', '/api/v3/Customers/{customerId}/locations', '/v1/customer', '/v1/customer/{customerNumber}']);
+    // The v3 view: the published document's operationIds and schema names, problem+json errors, no ipp-application-type.
+    const v3List = (document.paths!['/api/v3/Customers'] as { get: Operation & { operationId: string } }).get;
+    expect(v3List.operationId).toBe('Customers_GetList_');
+    expect(v3List.responses['200'].content['application/json'].schema.$ref).toBe('#/components/schemas/CustomerDtoPagedResult');
+    expect(v3List.parameters.map((p) => p.name)).not.toContain('ipp-application-type');
+    const locations = (document.paths!['/api/v3/Customers/{customerId}/locations'] as { get: Operation & { operationId: string } }).get;
+    expect(locations.operationId).toBe('Customers_GetCustomerLocationList_customerIdlocations');
+    expect(locations.responses['404'].content['application/problem+json'].schema.$ref).toBe('#/components/schemas/Problem');
     const put = (document.paths!['/v1/customer/{customerNumber}'] as { put: Operation }).put;
     expect(put.parameters.map((p: { name: string }) => p.name)).toEqual(expect.arrayContaining(['If-Match', 'ipp-application-type', 'ipp-company-id']));
     expect(put.responses['412'].content['application/json'].schema.$ref).toBe('#/components/schemas/V1Error');

@@ -13,7 +13,8 @@ export function startCustomersTestApp(env: Record<string, string> = {}): Promise
     instance: 'customers',
     config: CustomersConfig,
     module: (config) => CustomersAppModule.forRoot(config),
-    errorFamily: 'v1',
+    // /v1 answers in the v1 error shape, /api/v3/Customers in problem+json.
+    errorFamily: 'by-path',
     entities: CUSTOMERS_ENTITIES,
     migrations: CUSTOMERS_MIGRATIONS,
     env,

@@ -1,4 +1,4 @@
-import { A, FULL, type Harness, jsonHeaders } from '../support/system';
+import { A, FULL, type Harness, jsonHeaders, putInventoryItems } from '../support/system';
 
 /** 10 x 100 in full; 10 x 20 in CI. The exact-count assertion is the same. */
 export const CONTENTION = { clients: 10, cyclesPerClient: FULL ? 100 : 20 };
@@ -47,6 +47,7 @@ export function describeContention(harness: () => Harness, figures: Record<strin
     delete headers['ipp-application-type'];
     const customer = await h.call('/v1/customer', { method: 'POST', headers: await jsonHeaders(h, A), body: JSON.stringify({ name: 'Contention Customer' }) });
     const { number } = (await customer.json()) as { number: string };
+    await putInventoryItems(h.call, headers, ['C']);
     let created: Response;
     for (;;) {
       created = await h.call('/api/v3/SalesOrders', {

@@ -74,7 +74,7 @@ const mutations = (endpoint: Endpoint, f: CompanyFixture, base: Record<string, s
     }));
   const path = fc.constantFrom(...TRAVERSAL, ...SQL, ...BOUNDARY.filter(Boolean)).map((bad): Attempt => {
     const id = enc(bad);
-    const hostile = { ...target, customerNumber: id, invoiceNumber: id, orderId: id, orderType: bad.length % 3 === 0 ? id : target.orderType, attachmentId: id, subscriptionId: id, lineId: id as unknown as number };
+    const hostile = { ...target, customerNumber: id, invoiceNumber: id, orderId: id, orderType: bad.length % 3 === 0 ? id : target.orderType, attachmentId: id, subscriptionId: id, inventoryId: id, lineId: id as unknown as number };
     return { label: 'path', path: endpoint.path(hostile), init: valid() };
   });
   const headers = fc

@@ -22,6 +22,8 @@ function fixtureValue(f: CompanyFixture, operation: Operation, name: string): st
     type: f.orderType,
     orderId: f.orderId,
     lineId: String(f.lineId),
+    customerId: f.customerNumber,
+    inventoryId: f.inventoryId,
     endpoint: 'supplierInvoice',
     objectId: f.invoiceNumber,
     id: operation.path.startsWith('/api/webhooks') ? f.subscriptionId : f.attachmentId,

@@ -67,6 +67,10 @@ export function describeTenantWalls(harness: () => Harness, world: () => TenantW
     ['sales orders of a type by customer order', () => '/api/v3/SalesOrders/SO?filter=PO-B', true],
     ['sales orders expanded', () => '/api/v3/SalesOrders?expand=all&pageSize=100', true],
     ['webhook subscriptions', () => '/api/webhooks/subscriptions?pageSize=100', true],
+    ['customers (v3) by text filter', () => `/api/v3/Customers?filter=${encodeURIComponent('Secret B')}`, true],
+    ['customers (v3)', () => '/api/v3/Customers?pageSize=1000', true],
+    ['inventory by the victim item id, expanded', (v: CompanyFixture) => `/api/v3/Inventory?inventoryId=${v.inventoryId}&expand=all`, true],
+    ['inventory', () => '/api/v3/Inventory?expand=all', true],
   ] as const)("lists %s never show the victim's records", async (_label, path, v3) => {
     const h = harness();
     const { attacker, victim, victimSecrets } = world();

@@ -45,17 +45,23 @@ export const ENDPOINTS: Endpoint[] = [
   { name: 'list sales orders', method: 'GET', family: 'v3', scope: 'erp:read', path: () => '/api/v3/SalesOrders', addressesRecord: false, body: 'none' },
   { name: 'list sales orders of a type', method: 'GET', family: 'v3', scope: 'erp:read', path: (f) => `/api/v3/SalesOrders/${f.orderType}`, addressesRecord: false, body: 'none' },
   { name: 'get sales order', method: 'GET', family: 'v3', scope: 'erp:read', path: so, addressesRecord: true, body: 'none' },
-  { name: 'create sales order', method: 'POST', family: 'v3', scope: 'erp:write', path: () => '/api/v3/SalesOrders', addressesRecord: false, body: 'json', validBody: (f) => ({ type: 'SO', customer: { id: f.customerNumber }, orderLines: [{ inventoryId: 'X', quantity: 1, unitPrice: 1 }] }) },
+  { name: 'create sales order', method: 'POST', family: 'v3', scope: 'erp:write', path: () => '/api/v3/SalesOrders', addressesRecord: false, body: 'json', validBody: (f) => ({ type: 'SO', customer: { id: f.customerNumber }, orderLines: [{ inventoryId: f.inventoryId, quantity: 1, unitPrice: 1 }] }) },
   { name: 'patch sales order', method: 'PATCH', family: 'v3', scope: 'erp:write', path: so, addressesRecord: true, body: 'json', ifMatch: true, validBody: () => ({ description: 'changed' }) },
   { name: 'delete sales order', method: 'DELETE', family: 'v3', scope: 'erp:write', path: so, addressesRecord: true, body: 'none', ifMatch: true },
   { name: 'list order lines', method: 'GET', family: 'v3', scope: 'erp:read', path: (f) => `${so(f)}/lines`, addressesRecord: true, body: 'none' },
   { name: 'get order line', method: 'GET', family: 'v3', scope: 'erp:read', path: (f) => `${so(f)}/lines/${f.lineId}`, addressesRecord: true, body: 'none' },
-  { name: 'add order lines', method: 'POST', family: 'v3', scope: 'erp:write', path: (f) => `${so(f)}/lines`, addressesRecord: true, body: 'json', ifMatch: true, validBody: () => ({ lines: [{ inventoryId: 'X', quantity: 1, unitPrice: 1 }] }) },
+  { name: 'add order lines', method: 'POST', family: 'v3', scope: 'erp:write', path: (f) => `${so(f)}/lines`, addressesRecord: true, body: 'json', ifMatch: true, validBody: (f) => ({ lines: [{ inventoryId: f.inventoryId, quantity: 1, unitPrice: 1 }] }) },
   { name: 'patch order lines', method: 'PATCH', family: 'v3', scope: 'erp:write', path: (f) => `${so(f)}/lines`, addressesRecord: true, body: 'json', ifMatch: true, validBody: (f) => ({ lines: [{ lineId: f.lineId, quantity: 2 }] }) },
   { name: 'delete order lines', method: 'DELETE', family: 'v3', scope: 'erp:write', path: (f) => `${so(f)}/lines?ids=${f.lineId}`, addressesRecord: true, body: 'none', ifMatch: true },
   ...(['commissions', 'discounts', 'tax', 'rotrut', 'shipment'] as const).map(
     (view): Endpoint => ({ name: `get order ${view}`, method: 'GET', family: 'v3', scope: 'erp:read', path: (f) => `${so(f)}/${view}`, addressesRecord: true, body: 'none' }),
   ),
+  // customers-v1, the v3 view
+  { name: 'list customers (v3)', method: 'GET', family: 'v3', scope: 'erp:read', path: () => '/api/v3/Customers', addressesRecord: false, body: 'none' },
+  { name: 'customer locations (v3)', method: 'GET', family: 'v3', scope: 'erp:read', path: (f) => `/api/v3/Customers/${f.customerNumber}/locations`, addressesRecord: true, body: 'none' },
+  // sales-orders-v3, inventory
+  { name: 'list inventory', method: 'GET', family: 'v3', scope: 'erp:read', path: () => '/api/v3/Inventory?expand=all', addressesRecord: false, body: 'none' },
+  { name: 'put inventory item', method: 'PUT', family: 'v3', scope: 'erp:write', path: (f) => `/api/v3/Inventory/${f.inventoryId}`, addressesRecord: false, body: 'json', validBody: () => ({ description: 'Item changed by suite', availability: [{ warehouseId: 'MAIN', quantityOnHand: 1 }] }) },
   // webhook-publisher
   { name: 'list publishers', method: 'GET', family: 'webhooks', scope: 'webhooks:manage', path: () => '/api/webhooks/publishers', addressesRecord: false, body: 'none' },
   { name: 'list subscriptions', method: 'GET', family: 'webhooks', scope: 'webhooks:manage', path: () => '/api/webhooks/subscriptions', addressesRecord: false, body: 'none' },

@@ -48,6 +48,22 @@ export async function jsonHeaders(h: Harness, company: string, scope?: string): 
   return { ...(await h.auth.headers({ company, ...(scope ? { scope } : {}) })), 'content-type': 'application/json' };
 }
 
+/**
+ * Creates (or replaces) a company's inventory items through the gateway (`PUT /api/v3/Inventory/{id}`):
+ * order lines may only name items that exist. `headers` are the company's JSON request headers.
+ */
+export async function putInventoryItems(
+  call: (path: string, init: RequestInit) => Promise<Response>,
+  headers: Record<string, string>,
+  inventoryIds: string[],
+): Promise<void> {
+  for (const id of inventoryIds) {
+    const response = await call(`/api/v3/Inventory/${encodeURIComponent(id)}`, { method: 'PUT', headers, body: JSON.stringify({ description: `Item ${id}` }) });
+    const text = await response.text();
+    if (response.status !== 201 && response.status !== 200) throw new Error(`PUT inventory item ${id}: ${response.status} ${text}`);
+  }
+}
+
 /** One record of every kind for a company, created through the gateway. */
 export interface CompanyFixture {
   company: string;
@@ -57,6 +73,8 @@ export interface CompanyFixture {
   orderType: string;
   orderId: string;
   lineId: number;
+  /** An inventory item of the company, which order lines may name. */
+  inventoryId: string;
   attachmentId: string;
   subscriptionId: string;
 }
@@ -100,6 +118,13 @@ export async function createFixture(h: Harness, company: string, tag: string): P
     'create invoice',
   );
   const invoiceNumber = String(invoice['referenceNumber']);
+  // Order lines name items of the company's catalogue: the fixture's item first.
+  const inventoryId = `ITEM-${tag}`;
+  await expectStatus(
+    await h.call(`/api/v3/Inventory/${inventoryId}`, { method: 'PUT', headers, body: JSON.stringify({ description: `Secret ${tag} item` }) }),
+    201,
+    'create inventory item',
+  );
   const order = await retry('create order', async () => {
     const response = await h.call('/api/v3/SalesOrders', {
       method: 'POST',
@@ -108,7 +133,7 @@ export async function createFixture(h: Harness, company: string, tag: string): P
         type: 'SO',
         customer: { id: customerNumber, order: `PO-${tag}` },
         description: `Secret ${tag} order`,
-        orderLines: [{ inventoryId: `ITEM-${tag}`, quantity: 1, unitPrice: '1.00' }],
+        orderLines: [{ inventoryId, quantity: 1, unitPrice: '1.00' }],
       }),
     });
     if (response.status === 400) {
@@ -151,6 +176,7 @@ export async function createFixture(h: Harness, company: string, tag: string): P
     orderType: String(order['type']),
     orderId: String(order['orderId']),
     lineId: lines[0].lineId,
+    inventoryId,
     attachmentId: String(attachment['id']),
     subscriptionId: String(subscription['id']),
   };

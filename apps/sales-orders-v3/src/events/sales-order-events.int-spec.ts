@@ -2,7 +2,7 @@ import { Kafka, logLevel, type Producer } from 'kafkajs';
 import { createEvent, customerLink, TOPICS } from '@erp/contracts';
 import { messageKeyOf, prefixedTopic } from '@erp/messaging';
 import { testKafkaBrokers, TopicReader } from '@erp/testing';
-import { insertCustomerSnapshots, outboxRows, startSalesOrdersTestApp, type SalesOrdersTestApp } from '../testing/sales-orders-test-app';
+import { insertCustomerSnapshots, outboxRows, putInventoryItems, startSalesOrdersTestApp, type SalesOrdersTestApp } from '../testing/sales-orders-test-app';
 
 const A = '1000001';
 let t: SalesOrdersTestApp;
@@ -63,6 +63,7 @@ describe('sales-orders-v3 events', () => {
     t = await startSalesOrdersTestApp('events');
     headers = await t.headers(A);
     await insertCustomerSnapshots(t.sql, A, [{ id: '10001', name: 'Acme AS' }]);
+    await putInventoryItems(t, A, ['A']);
     producer = new Kafka({ clientId: 'sales-orders-events-test', brokers: testKafkaBrokers(), logLevel: logLevel.NOTHING }).producer();
     await producer.connect();
   });

@@ -1,4 +1,4 @@
-import { etagOfVersion, insertCustomerSnapshots, orderRows, outboxRows, startSalesOrdersTestApp, type SalesOrdersTestApp } from '../testing/sales-orders-test-app';
+import { etagOfVersion, insertCustomerSnapshots, orderRows, outboxRows, putInventoryItems, startSalesOrdersTestApp, type SalesOrdersTestApp } from '../testing/sales-orders-test-app';
 
 const A = '1000001';
 const B = '1000002';
@@ -70,6 +70,7 @@ describe('sales-orders-v3 line operations (POST, PATCH, DELETE .../lines)', () =
   beforeAll(async () => {
     t = await startSalesOrdersTestApp('lines');
     await insertCustomerSnapshots(t.sql, A, [{ id: '10001', name: 'Acme AS' }]);
+    await putInventoryItems(t, A, ['ITEM1', 'ITEM2', 'ITEM3', 'OK', 'X', 'A', 'OTHER']);
   });
   afterAll(async () => {
     expect(t.http.serverErrors()).toEqual([]);

@@ -1,4 +1,4 @@
-import { etagOfVersion, insertCustomerSnapshots, orderRows, outboxRows, startSalesOrdersTestApp, type SalesOrdersTestApp } from '../testing/sales-orders-test-app';
+import { etagOfVersion, insertCustomerSnapshots, orderRows, outboxRows, putInventoryItems, startSalesOrdersTestApp, type SalesOrdersTestApp } from '../testing/sales-orders-test-app';
 
 const A = '1000001';
 let t: SalesOrdersTestApp;
@@ -34,6 +34,7 @@ describe('sales-orders-v3 concurrency and atomicity', () => {
     t = await startSalesOrdersTestApp('concurrency');
     headers = await t.headers(A);
     await insertCustomerSnapshots(t.sql, A, [{ id: '10001' }]);
+    await putInventoryItems(t, A, [...Array.from({ length: 250 }, (_, i) => `ITEM-${i + 1}`), ...Array.from({ length: 50 }, (_, i) => [`NEW-${i}`, `W-${i}`]).flat()]);
   });
   afterAll(async () => {
     expect(t.http.serverErrors()).toEqual([]);

@@ -1,4 +1,4 @@
-import { insertCustomerSnapshots, orderRows, startSalesOrdersTestApp, type SalesOrdersTestApp } from '../testing/sales-orders-test-app';
+import { insertCustomerSnapshots, orderRows, putInventoryItems, startSalesOrdersTestApp, type SalesOrdersTestApp } from '../testing/sales-orders-test-app';
 import { nswagBody, publishedProperties } from '../testing/published-request';
 
 /**
@@ -52,6 +52,7 @@ describe('sales-orders-v3 with clients generated from the published document', (
   beforeAll(async () => {
     t = await startSalesOrdersTestApp('published');
     await insertCustomerSnapshots(t.sql, A, [{ id: '10001', name: 'Acme AS', currencyId: 'NOK' }]);
+    await putInventoryItems(t, A, ['ITEM1', 'ITEM2', 'ITEM9', 'X']);
   });
   afterAll(async () => {
     expect(t.http.serverErrors()).toEqual([]);

@@ -1,4 +1,4 @@
-import { etagOfVersion, insertCustomerSnapshots, orderRows, startSalesOrdersTestApp, type SalesOrdersTestApp } from '../testing/sales-orders-test-app';
+import { etagOfVersion, insertCustomerSnapshots, orderRows, putInventoryItems, startSalesOrdersTestApp, type SalesOrdersTestApp } from '../testing/sales-orders-test-app';
 
 const A = '1000001';
 let t: SalesOrdersTestApp;
@@ -98,6 +98,8 @@ describe('sales-orders-v3 create, read, update, delete', () => {
       { id: '10002', name: 'Fjord Shipping AB', currencyId: 'SEK' },
       { id: '10003', name: 'Closed Down Ltd', status: 'Inactive' },
     ]);
+    // Order lines name items of the company's catalogue: the items these tests use, created as integrators do.
+    await putInventoryItems(t, A, ['STOCKITEM1', 'STOCKITEM2', 'X', 'A', 'B', 'C', 'D', ...Array.from({ length: 3000 }, (_, i) => `ITEM-${i + 1}`)]);
   });
   afterAll(async () => {
     expect(t.http.serverErrors()).toEqual([]);

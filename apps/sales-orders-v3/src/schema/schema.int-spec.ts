@@ -20,7 +20,7 @@ describe('sales-orders-v3 schema', () => {
       await runMigrations(dataSource);
       expect(await checkMigrationDrift(dataSource)).toEqual([]);
       const indexes = (await dataSource.query(
-        `SELECT indexname, indexdef FROM pg_indexes WHERE tablename IN ('sales_orders', 'sales_order_lines', 'customer_snapshots', 'sales_order_counters')`,
+        `SELECT indexname, indexdef FROM pg_indexes WHERE tablename IN ('sales_orders', 'sales_order_lines', 'customer_snapshots', 'sales_order_counters', 'inventory_items', 'inventory_warehouses', 'inventory_locations')`,
       )) as Array<{ indexname: string; indexdef: string }>;
       // Every query is scoped by company: every index leads with company_id (the primary key of
       // sales_orders is the identity the lines reference, used only together with company_id).

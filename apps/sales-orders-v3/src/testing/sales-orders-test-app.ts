@@ -175,3 +175,21 @@ export function etagOfVersion(version: string): string {
   if (!/^[A-Za-z0-9+/]+={0,2}$/.test(version)) throw new Error(`version ${version} is not base64`);
   return `"${Buffer.from(version, 'base64').toString('utf8')}"`;
 }
+
+/**
+ * Creates inventory items (bare: no description, no stock) through the real interface,
+ * `PUT /api/v3/Inventory/{inventoryId}`, a few requests at a time: order lines may only name
+ * items that exist. Items that exist already are replaced by the same bare item.
+ */
+export async function putInventoryItems(t: SalesOrdersTestApp, company: string, inventoryIds: Iterable<string>): Promise<void> {
+  const ids = [...new Set(inventoryIds)];
+  const headers = await t.headers(company);
+  for (let i = 0; i < ids.length; i += 16) {
+    await Promise.all(
+      ids.slice(i, i + 16).map(async (id) => {
+        const response = await t.http.request(`/api/v3/Inventory/${encodeURIComponent(id)}`, { method: 'PUT', headers, body: '{}' });
+        if (response.status !== 201 && response.status !== 200) throw new Error(`PUT inventory item ${id}: ${response.status} ${await response.text()}`);
+      }),
+    );
+  }
+}

@@ -4,6 +4,86 @@
  * generate again. `apps/api-e2e/src/client.e2e-spec.ts` fails when this file is stale.
  */
 export type paths = {
+    "/api/v3/Customers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Gets a list of customers
+         * @description In creation order (as `/v1/customer`). Unknown query parameters are 400.
+         */
+        get: operations["Customers_GetList_"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v3/Customers/{customerId}/locations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Gets a list of locations for the specified customer
+         * @description One location, `MAIN`: the customer main address and main contact.
+         */
+        get: operations["Customers_GetCustomerLocationList_customerIdlocations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v3/Inventory": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Gets an inventory summary for inventory items
+         * @description Items in creation order. Parameter names match in any case. `warehouseId` / `locationId` keep the items stocked there and show only those warehouses (locations); `modifiedSince` keeps the items whose warehouse availability changed at or after it; `attributeFilter=ID:value` (repeated: the same id is an alternative, different ids must all match).
+         */
+        get: operations["Inventory_GetList_"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v3/Inventory/{inventoryId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Creates or replaces an inventory item (an extension of the v3 document)
+         * @description The whole item: what the body leaves out is empty afterwards. 201 when the item is new, 200 when it was replaced; the body is the item with its locations and attributes. Order lines may reference an item once it exists. A warehouse or location keeps its `lastModified` when its figures are unchanged.
+         */
+        put: operations["Inventory_Put_inventoryId"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v3/SalesOrders": {
         parameters: {
             query?: never;
@@ -514,6 +594,12 @@ export type components = {
              */
             file: string;
         };
+        CdNamePairDto: {
+            /** @description The id */
+            id?: string | null;
+            /** @description The name */
+            name?: string | null;
+        };
         Customer: {
             corporateId?: string | null;
             /**
@@ -598,8 +684,182 @@ export type components = {
             description?: string | null;
             id: string;
         };
+        CustomerDto: {
+            /** @description mainAddress.addressLine1 */
+            addressLine1?: string | null;
+            /** @description mainAddress.addressLine2 */
+            addressLine2?: string | null;
+            /** @description mainAddress.country.id (ISO 3166-1 alpha-2) */
+            country?: string | null;
+            /** @description ISO 4217 code */
+            currencyId?: string | null;
+            /** @description Not kept by this service: always null */
+            customerClassId?: null;
+            defaultLocation?: components["schemas"]["CustomerLocationDto"];
+            /** @description The customer number (as `/v1/customer/{number}`) */
+            id?: string;
+            /**
+             * Format: int32
+             * @description Internal id
+             */
+            internalId?: number;
+            name?: string;
+            /** @description mainAddress.postalCode */
+            postalCode?: string | null;
+            /** @description Not kept by this service: always null */
+            salutation?: null;
+            /** @enum {string} */
+            status?: "Active" | "OnHold" | "CreditHold" | "Inactive" | "OneTime";
+        };
+        CustomerDtoPagedResult: {
+            /** @description Path and query of the next page; null on the last */
+            nextPage: string | null;
+            /**
+             * Format: int32
+             * @description Customers matching the filter
+             */
+            totalCount: number;
+            value: components["schemas"]["CustomerDto"][];
+        };
         CustomerListItem: components["schemas"]["Customer"] & {
             metadata: components["schemas"]["V1ListMetadata"];
+        };
+        /** @description The published document's AddressDto: the customer main address */
+        CustomerLocationAddressDto: {
+            /** @description city */
+            city?: string | null;
+            country?: components["schemas"]["CdNamePairDto"];
+            county?: components["schemas"]["CdNamePairDto"];
+            /**
+             * Format: int32
+             * @description The customer internal id
+             */
+            id?: number;
+            /** @description addressLine1 */
+            line1?: string | null;
+            /** @description addressLine2 */
+            line2?: string | null;
+            /** @description addressLine3 */
+            line3?: string | null;
+            /**
+             * @description Always false: this is the default address
+             * @constant
+             */
+            overridesDefault?: false;
+            /** @description postalCode */
+            postalCode?: string | null;
+        };
+        /** @description The published document's ContactDto: the customer main contact */
+        CustomerLocationContactDto: {
+            /** @description Not kept by this service: always null */
+            attention?: null;
+            /** @description mainContact.email */
+            email?: string | null;
+            /** @description Not kept by this service: always null */
+            fax?: null;
+            /**
+             * Format: int32
+             * @description The customer internal id
+             */
+            id?: number;
+            /** @description mainContact.name */
+            name?: string | null;
+            /**
+             * @description Always false: this is the default contact
+             * @constant
+             */
+            overridesDefault?: false;
+            /** @description mainContact.phone1 */
+            phone1?: string | null;
+            /** @description Not kept by this service: always null */
+            phone2?: null;
+        };
+        /** @description The default location `MAIN` (the only one a customer has here) */
+        CustomerLocationDto: {
+            /** @description The corporate id */
+            corporateId?: string | null;
+            /** @description mainAddress.country.id */
+            countryId?: string | null;
+            /** @description Not kept by this service: always null */
+            gln?: null;
+            /** @enum {string} */
+            id?: "MAIN";
+            /**
+             * Format: int32
+             * @description The customer internal id
+             */
+            internalId?: number;
+            /** @description The customer's name */
+            name?: string | null;
+            /** @description The VAT registration id */
+            taxRegistrationId?: string | null;
+            /** @description Not kept by this service: always null */
+            warehouseId?: null;
+        };
+        /** @description The default location `MAIN`: the customer main address and main contact */
+        CustomerLocationItemDto: {
+            address?: components["schemas"]["CustomerLocationAddressDto"];
+            contact?: components["schemas"]["CustomerLocationContactDto"];
+            /** @description The corporate id */
+            corporateId?: string | null;
+            /** @description mainAddress.country.id */
+            countryId?: string | null;
+            /** @description Not kept by this service: always null */
+            fobPointId?: null;
+            /** @description Not kept by this service: always null */
+            gln?: null;
+            /** @enum {string} */
+            id?: "MAIN";
+            /**
+             * @description Not kept: always false
+             * @constant
+             */
+            insurance?: false;
+            /**
+             * Format: int32
+             * @description The customer internal id
+             */
+            internalId?: number;
+            /** @description Not kept by this service: always null */
+            leadTime?: null;
+            /** @description The customer's name */
+            name?: string | null;
+            /** @description Not kept by this service: always null */
+            preferredWarehouseId?: null;
+            /** @description Not kept by this service: always null */
+            priceClassId?: null;
+            /** @description Not kept by this service: always null */
+            priority?: null;
+            /**
+             * @deprecated
+             * @description Deprecated spelling of residentialDelivery, kept for clients of the published document
+             * @constant
+             */
+            resedentialDelivery?: false;
+            /**
+             * @description Not kept: always false
+             * @constant
+             */
+            residentialDelivery?: false;
+            /**
+             * @description Not kept: always false
+             * @constant
+             */
+            saturdayDelivery?: false;
+            /** @description Not kept by this service: always null */
+            shippingRule?: null;
+            /** @description Not kept by this service: always null */
+            shipTermsId?: null;
+            /** @description Not kept by this service: always null */
+            shipViaId?: null;
+            /** @description Not kept by this service: always null */
+            shipZoneId?: null;
+            /** @description The VAT registration id */
+            taxRegistrationId?: string | null;
+            /** @description Not kept by this service: always null */
+            taxZoneId?: null;
+            /** @description Not kept by this service: always null */
+            warehouseId?: null;
         };
         /** @description Only the fields sent change; nested objects merge, `null` clears. */
         CustomerUpdate: {
@@ -653,6 +913,137 @@ export type components = {
             nextPage: string | null;
             totalCount: number;
             value: components["schemas"]["DeliveryAttempt"][];
+        };
+        /** @description Inventory summary for one item. `attributes` only with expand=Attribute. */
+        InventoryItemAvailabilityDto: {
+            attributes?: {
+                [key: string]: string;
+            };
+            availability?: components["schemas"]["WarehouseAvailabilityDto"][];
+            /** @description The base unit */
+            baseUnit?: string | null;
+            /** @description The description of the item */
+            description?: string | null;
+            /** Format: int32 */
+            internalId?: number;
+            inventoryId?: string;
+        };
+        InventoryItemAvailabilityDtoPagedResult: {
+            /** @description Path and query of the next page; null on the last */
+            nextPage: string | null;
+            /** Format: int32 */
+            totalCount: number;
+            value: components["schemas"]["InventoryItemAvailabilityDto"][];
+        };
+        /** @description PUT /api/v3/Inventory/{inventoryId} (an extension): the whole item; what is left out is empty afterwards. */
+        InventoryItemPut: {
+            /** @description Attribute id (1 to 30 of A-Z a-z 0-9 _ . -) -> value (at most 255 characters) */
+            attributes?: {
+                [key: string]: string;
+            };
+            availability?: {
+                /** @description At most 255 characters */
+                description?: string | null;
+                estimatedTotalCost?: number | null;
+                locations?: {
+                    /** @description At most 255 characters */
+                    description?: string | null;
+                    locationId: string;
+                    /**
+                     * Format: double
+                     * @description Quantity available; default 0
+                     */
+                    quantityAvailable?: number;
+                    /**
+                     * Format: double
+                     * @description Quantity available for shipment; default 0
+                     */
+                    quantityAvailableForShipment?: number;
+                    /**
+                     * Format: double
+                     * @description Quantity at places not counted as available; default 0
+                     */
+                    quantityNotAvailable?: number;
+                    /**
+                     * Format: double
+                     * @description Physical quantity on hand; default 0
+                     */
+                    quantityOnHand?: number;
+                    /**
+                     * Format: double
+                     * @description Quantity on open purchase orders; default 0
+                     */
+                    quantityPurchaseOrders?: number;
+                }[];
+                /**
+                 * Format: double
+                 * @description Quantity available; default 0
+                 */
+                quantityAvailable?: number;
+                /**
+                 * Format: double
+                 * @description Quantity available for shipment; default 0
+                 */
+                quantityAvailableForShipment?: number;
+                /**
+                 * Format: double
+                 * @description Quantity at places not counted as available; default 0
+                 */
+                quantityNotAvailable?: number;
+                /**
+                 * Format: double
+                 * @description Physical quantity on hand; default 0
+                 */
+                quantityOnHand?: number;
+                /**
+                 * Format: double
+                 * @description Quantity on open purchase orders; default 0
+                 */
+                quantityPurchaseOrders?: number;
+                warehouseId: string;
+            }[];
+            /** @description At most 10 characters */
+            baseUnit?: string | null;
+            /** @description At most 255 characters */
+            description?: string | null;
+        };
+        LocationAvailabilityDto: {
+            /** @description The description of the location */
+            description?: string | null;
+            /** Format: int32 */
+            internalLocationId?: number;
+            /**
+             * Format: date-time
+             * @description When the figures of this location last changed (UTC)
+             * @example 2026-01-31T12:00:00.000Z
+             */
+            lastModified?: string;
+            locationId?: string;
+            /**
+             * Format: double
+             * @description Quantity available
+             */
+            quantityAvailable?: number;
+            /**
+             * Format: double
+             * @description Quantity available for shipment
+             */
+            quantityAvailableForShipment?: number;
+            /**
+             * Format: double
+             * @description Quantity at places not counted as available
+             */
+            quantityNotAvailable?: number;
+            /**
+             * Format: double
+             * @description Physical quantity on hand
+             */
+            quantityOnHand?: number;
+            /**
+             * Format: double
+             * @description Quantity on open purchase orders
+             */
+            quantityPurchaseOrders?: number;
         };
         /** @description RFC 9457 problem details (application/problem+json) of /api/v3 and /api/webhooks. */
         Problem: {
@@ -1646,6 +2037,56 @@ export type components = {
             /** @description Records matching the filters, regardless of paging */
             totalCount: number;
         };
+        /** @description One warehouse of an item. `locations` only with expand=Location. */
+        WarehouseAvailabilityDto: {
+            /** @description The description of the warehouse */
+            description?: string | null;
+            /**
+             * Format: double
+             * @description The cost of quantityOnHand
+             */
+            estimatedTotalCost?: number | null;
+            /**
+             * Format: double
+             * @description estimatedTotalCost / quantityOnHand
+             */
+            estimatedUnitCost?: number | null;
+            /** Format: int32 */
+            internalWarehouseId?: number;
+            /**
+             * Format: date-time
+             * @description When the figures of this warehouse or one of its locations last changed (UTC)
+             * @example 2026-01-31T12:00:00.000Z
+             */
+            lastModified?: string;
+            locations?: components["schemas"]["LocationAvailabilityDto"][];
+            /**
+             * Format: double
+             * @description Quantity available
+             */
+            quantityAvailable?: number;
+            /**
+             * Format: double
+             * @description Quantity available for shipment
+             */
+            quantityAvailableForShipment?: number;
+            /**
+             * Format: double
+             * @description Quantity at places not counted as available
+             */
+            quantityNotAvailable?: number;
+            /**
+             * Format: double
+             * @description Physical quantity on hand
+             */
+            quantityOnHand?: number;
+            /**
+             * Format: double
+             * @description Quantity on open purchase orders
+             */
+            quantityPurchaseOrders?: number;
+            warehouseId?: string;
+        };
     };
     responses: never;
     parameters: never;
@@ -1655,6 +2096,308 @@ export type components = {
 };
 export type $defs = Record<string, never>;
 export interface operations {
+    Customers_GetList_: {
+        parameters: {
+            query?: {
+                /** @description Case-insensitive text matched against the customer number (id), name and VAT registration id */
+                filter?: string;
+                /** @description 0-based page index */
+                pageIndex?: number;
+                /** @description Items per page; default 100, maximum 1000 (`CUSTOMER_MAX_PAGE_SIZE`) (larger values are cut to the maximum) */
+                pageSize?: number;
+            };
+            header?: {
+                /** @description The company addressed; may be omitted when the token grants exactly one company. */
+                "ipp-company-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of customers */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerDtoPagedResult"];
+                };
+            };
+            /** @description Invalid request: a bad parameter, header or body (every problem listed) */
+            400: {
+                headers: {
+                    /** @description Id of the request, also in the logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, expired or badly signed bearer token (`WWW-Authenticate: Bearer`) */
+            401: {
+                headers: {
+                    /** @description Id of the request, also in the logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token does not grant this company or the needed scope */
+            403: {
+                headers: {
+                    /** @description Id of the request, also in the logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    Customers_GetCustomerLocationList_customerIdlocations: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company addressed; may be omitted when the token grants exactly one company. */
+                "ipp-company-id"?: string;
+            };
+            path: {
+                /** @description The customer number */
+                customerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The locations of the customer */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerLocationItemDto"][];
+                };
+            };
+            /** @description Invalid request: a bad parameter, header or body (every problem listed) */
+            400: {
+                headers: {
+                    /** @description Id of the request, also in the logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, expired or badly signed bearer token (`WWW-Authenticate: Bearer`) */
+            401: {
+                headers: {
+                    /** @description Id of the request, also in the logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token does not grant this company or the needed scope */
+            403: {
+                headers: {
+                    /** @description Id of the request, also in the logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also when the record belongs to another company) */
+            404: {
+                headers: {
+                    /** @description Id of the request, also in the logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    Inventory_GetList_: {
+        parameters: {
+            query?: {
+                /** @description `attribute-id:attribute-value`, repeated, e.g. `WEBSHOP:1` */
+                attributeFilter?: string[];
+                /** @description `Location`, `Attribute`, `All` or `None` (comma-separated and/or repeated, any case); unknown values are 400 */
+                expand?: ("None" | "Location" | "Attribute" | "All")[];
+                /** @description Items to include (repeated); all when absent */
+                inventoryId?: string[];
+                /** @description Locations to include (repeated); all when absent */
+                locationId?: string[];
+                /** @description ISO 8601; UTC unless an offset is given; inclusive */
+                modifiedSince?: string;
+                /** @description 0-based page index */
+                pageIndex?: number;
+                /** @description Items per page; default 10000, maximum 10000 (larger values are cut to the maximum) */
+                pageSize?: number;
+                /** @description Warehouses to include (repeated); all when absent */
+                warehouseId?: string[];
+            };
+            header?: {
+                /** @description The company addressed; may be omitted when the token grants exactly one company. */
+                "ipp-company-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of inventory items */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InventoryItemAvailabilityDtoPagedResult"];
+                };
+            };
+            /** @description Invalid request: a bad parameter, header or body (every problem listed) */
+            400: {
+                headers: {
+                    /** @description Id of the request, also in the logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, expired or badly signed bearer token (`WWW-Authenticate: Bearer`) */
+            401: {
+                headers: {
+                    /** @description Id of the request, also in the logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token does not grant this company or the needed scope */
+            403: {
+                headers: {
+                    /** @description Id of the request, also in the logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    Inventory_Put_inventoryId: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company addressed; may be omitted when the token grants exactly one company. */
+                "ipp-company-id"?: string;
+            };
+            path: {
+                /** @description The item id (1 to 30 characters) */
+                inventoryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InventoryItemPut"];
+            };
+        };
+        responses: {
+            /** @description Replaced */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InventoryItemAvailabilityDto"];
+                };
+            };
+            /** @description Created */
+            201: {
+                headers: {
+                    /** @description Path of the created resource */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InventoryItemAvailabilityDto"];
+                };
+            };
+            /** @description Invalid request: a bad parameter, header or body (every problem listed) */
+            400: {
+                headers: {
+                    /** @description Id of the request, also in the logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, expired or badly signed bearer token (`WWW-Authenticate: Bearer`) */
+            401: {
+                headers: {
+                    /** @description Id of the request, also in the logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token does not grant this company or the needed scope */
+            403: {
+                headers: {
+                    /** @description Id of the request, also in the logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than the limit */
+            413: {
+                headers: {
+                    /** @description Id of the request, also in the logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    /** @description Id of the request, also in the logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     SalesOrders_listAll: {
         parameters: {
             query?: {

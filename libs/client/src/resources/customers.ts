@@ -1,7 +1,8 @@
 import { updateWithRetry, type ChangeFunction, type UpdateOptions } from '../concurrency/update-with-retry';
 import type { Transport } from '../http/transport';
 import { listV1, type V1ListOptions } from '../paging/v1-list';
-import type { Customer, CustomerCreate, CustomerFilters, CustomerUpdate } from '../types';
+import { listV3, type V3ListOptions } from '../paging/v3-list';
+import type { Customer, CustomerCreate, CustomerFilters, CustomerLocation, CustomerUpdate, CustomerV3 } from '../types';
 import { etagOf } from './etag';
 
 const PATH = '/v1/customer';
@@ -45,6 +46,19 @@ export class CustomersApi {
     );
     // PUT answers 204 without a body.
     return this.get(customerNumber);
+  }
+
+  /**
+   * The v3 view, `GET /api/v3/Customers`: every customer whose number, name or VAT registration id
+   * contains `filter` (any case), following `nextPage`.
+   */
+  listV3(query: { filter?: string } = {}, options: V3ListOptions & { pageSize?: number } = {}): AsyncGenerator<CustomerV3, void, undefined> {
+    return listV3<CustomerV3>(this.transport, '/api/v3/Customers', { filter: query.filter, pageSize: options.pageSize }, options);
+  }
+
+  /** `GET /api/v3/Customers/{customerId}/locations`: the customer's locations (one, `MAIN`). */
+  async locations(customerNumber: string): Promise<CustomerLocation[]> {
+    return (await this.transport.request<CustomerLocation[]>('GET', `/api/v3/Customers/${encodeURIComponent(customerNumber)}/locations`)).data;
   }
 
   private path(customerNumber: string): string {

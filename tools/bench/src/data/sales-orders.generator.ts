@@ -137,6 +137,14 @@ export async function loadSalesOrders(client: ClientBase, options: LoadSalesOrde
        WHERE o.company_id = $1 AND o.internal_id = t.order_internal_id`,
       [company.companyId],
     );
+    // The items the lines name, in the company's inventory catalogue (as order writes require of new lines).
+    await client.query(
+      `INSERT INTO inventory_items (company_id, inventory_id, description, base_unit, attributes, availability, availability_modified_at, created_at, last_modified_at)
+       SELECT $1, i.id, i.description, i.unit, '{}'::jsonb, '[]'::jsonb, now(), now(), now()
+       FROM jsonb_to_recordset($2::jsonb) AS i(id text, description text, unit text)
+       ON CONFLICT (company_id, inventory_id) DO NOTHING`,
+      [company.companyId, JSON.stringify(ITEMS.map(([id, description, unit]) => ({ id, description, unit })))],
+    );
     log(`${company.companyId}: ${company.orders} orders x ${company.linesPerOrder} lines`);
   }
   await client.query('VACUUM ANALYZE sales_orders');

@@ -72,6 +72,9 @@ export async function runWebhookLatency(o: WebhookLatencyOptions): Promise<Webho
   const customer = await fetch(`${base}/v1/customer`, { method: 'POST', headers: v1Headers, body: JSON.stringify({ name: 'Bench AS' }) });
   if (customer.status !== 201) throw new Error(`customer: ${customer.status} ${await customer.text()}`);
   const { number } = (await customer.json()) as { number: string };
+  // The item the orders' lines name: order lines may only reference items of the company's catalogue.
+  const item = await fetch(`${base}/api/v3/Inventory/ITEM-1`, { method: 'PUT', headers: v3Headers, body: JSON.stringify({ description: 'Bench item' }) });
+  if (item.status !== 201 && item.status !== 200) throw new Error(`inventory item: ${item.status} ${await item.text()}`);
 
   // Orders (retrying until the customer event has reached the sales-order service).
   const state: Array<{ location: string; etag: string; busy: boolean }> = [];

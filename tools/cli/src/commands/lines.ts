@@ -33,8 +33,8 @@ export function ifMatchOf(options: PreconditionOptions): string {
   return `"${Buffer.from(version, 'base64').toString('utf8')}"`;
 }
 
-/** `--data`: JSON text, `@file` or `@-` (stdin); a `lines` array, or an object `{ lines: [...] }` as the API takes it. */
-export async function linesOf(data: string, stdin: NodeJS.ReadableStream = process.stdin): Promise<ApiRecord[]> {
+/** `--data`: JSON text, `@file` or `@-` (stdin), parsed; `expected` says what it should hold when it is not JSON. */
+export async function jsonDataOf(data: string, expected: string, stdin: NodeJS.ReadableStream = process.stdin): Promise<unknown> {
   let source = data;
   try {
     if (data === '@-') source = await text(stdin);
@@ -42,12 +42,16 @@ export async function linesOf(data: string, stdin: NodeJS.ReadableStream = proce
   } catch (error) {
     throw new CliError(ExitCode.Usage, `cannot read ${data.slice(1)}: ${error instanceof Error ? error.message : String(error)}`);
   }
-  let parsed: unknown;
   try {
-    parsed = JSON.parse(source);
+    return JSON.parse(source) as unknown;
   } catch {
-    throw new CliError(ExitCode.Usage, '--data is not valid JSON (a lines array, or { "lines": [...] })');
+    throw new CliError(ExitCode.Usage, `--data is not valid JSON (${expected})`);
   }
+}
+
+/** `--data`: JSON text, `@file` or `@-` (stdin); a `lines` array, or an object `{ lines: [...] }` as the API takes it. */
+export async function linesOf(data: string, stdin: NodeJS.ReadableStream = process.stdin): Promise<ApiRecord[]> {
+  const parsed = await jsonDataOf(data, 'a lines array, or { "lines": [...] }', stdin);
   const lines = Array.isArray(parsed) ? parsed : (parsed as { lines?: unknown } | null)?.lines;
   if (!Array.isArray(lines)) throw new CliError(ExitCode.Usage, '--data must be a lines array, or { "lines": [...] }');
   return lines as ApiRecord[];

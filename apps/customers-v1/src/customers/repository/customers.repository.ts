@@ -2,7 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { namedQuery } from '@erp/database';
-import { CUSTOMER_JSON, customerByNumberQuery, type CustomerListQuery, readCustomerPage } from '@erp/customers-queries';
+import {
+  CUSTOMER_JSON,
+  customerByNumberQuery,
+  type CustomerListQuery,
+  customerLocationsQuery,
+  readCustomerPage,
+  readCustomerV3Page,
+} from '@erp/customers-queries';
 import type { CreateCustomerDto, CustomerFieldsDto } from '../dto/customer-write.dto';
 
 /** A customer as the API returns it: its JSON text and its version (the ETag value). */
@@ -71,6 +78,18 @@ export class CustomersRepository {
   /** One page as a JSON array text (the SQL is shared with the benchmark baseline, tools/bench). */
   page(companyId: string, query: CustomerListQuery): Promise<string> {
     return readCustomerPage((text, values) => this.db.query(text, values), companyId, query);
+  }
+
+  /** One page of the v3 view (`/api/v3/Customers`) through the same page SQL as the v1 list. */
+  v3Page(companyId: string, query: CustomerListQuery): Promise<{ items: string[]; totalCount: number }> {
+    return readCustomerV3Page((text, values) => this.db.query(text, values), companyId, query);
+  }
+
+  /** The customer's locations as JSON texts; undefined when the company has no such customer. */
+  async locations(companyId: string, number: string): Promise<string[] | undefined> {
+    const q = customerLocationsQuery(companyId, number);
+    const rows = await this.db.query<Array<{ json: string }>>(q.text, q.values);
+    return rows.length === 0 ? undefined : rows.map((r) => r.json);
   }
 
   async find(companyId: string, number: string): Promise<CustomerRecord | undefined> {

@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { bodyProblemsOf, ValidationFailedError } from '@erp/errors';
 import type { OrderType } from '@erp/sales-orders-queries';
 import { CustomerSnapshotsService } from '../../customers/customer-snapshots.service';
+import { inventoryReferences } from '../../inventory/inventory-references';
+import { CheckInventoryReferences } from '../../inventory/use-cases/check-inventory-references';
 import type { CreateSalesOrderDto } from '../dto/create-sales-order.dto';
 import { addressAndContact, instantOf, lineRecord, paymentSettings, viewColumns } from '../repository/order-records';
 import { SalesOrderLinesRepository } from '../repository/sales-order-lines.repository';
@@ -10,7 +12,7 @@ import { byField, createRuleProblems, customerIdToCheck, customerProblems } from
 import { OrderChange } from './order-change';
 
 /**
- * POST /api/v3/SalesOrders: every problem of the body (shape, rules, order type, customer) in one
+ * POST /api/v3/SalesOrders: every problem of the body (shape, rules, order type, customer, items) in one
  * 400; otherwise the order, its lines, its totals and its SALESORDER_CREATED event in one transaction.
  */
 @Injectable()
@@ -20,6 +22,7 @@ export class CreateSalesOrder {
     private readonly lines: SalesOrderLinesRepository,
     private readonly customers: CustomerSnapshotsService,
     private readonly change: OrderChange,
+    private readonly inventory: CheckInventoryReferences,
   ) {}
 
   execute(companyId: string, dto: CreateSalesOrderDto): Promise<WrittenOrder> {
@@ -28,6 +31,7 @@ export class CreateSalesOrder {
       const customerId = customerIdToCheck(dto.customer);
       const customer = customerId ? await this.customers.find(tx, companyId, customerId) : undefined;
       if (customerId) problems.push(...customerProblems(customerId, customer));
+      problems.push(...(await this.inventory.problems(tx, companyId, inventoryReferences(dto.orderLines, 'orderLines'))));
       if (problems.length > 0 || !customer) throw new ValidationFailedError(problems.sort(byField));
 
       const type = dto.type as OrderType;

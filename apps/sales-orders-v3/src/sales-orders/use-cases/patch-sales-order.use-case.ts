@@ -3,6 +3,8 @@ import type { EntityManager } from 'typeorm';
 import { bodyProblemsOf, type FieldProblem, NotFoundError, PreconditionFailedError, ValidationFailedError } from '@erp/errors';
 import { ifMatchAllows, type IfMatchCondition, versionsForUpdate } from '@erp/etag';
 import { CustomerSnapshotsService, type CustomerSnapshot } from '../../customers/customer-snapshots.service';
+import { inventoryReferences } from '../../inventory/inventory-references';
+import { CheckInventoryReferences } from '../../inventory/use-cases/check-inventory-references';
 import type { PatchSalesOrderDto } from '../dto/patch-sales-order.dto';
 import type { HeaderChanges } from '../repository/header-changes';
 import { instantOf, lineChanges, lineRecord, paymentSettings, viewColumns } from '../repository/order-records';
@@ -40,6 +42,7 @@ export class PatchSalesOrder {
     private readonly lines: SalesOrderLinesRepository,
     private readonly customers: CustomerSnapshotsService,
     private readonly change: OrderChange,
+    private readonly inventory: CheckInventoryReferences,
   ) {}
 
   execute(key: OrderKey, dto: PatchSalesOrderDto, ifMatch: IfMatchCondition): Promise<WrittenOrder> {
@@ -57,6 +60,7 @@ export class PatchSalesOrder {
       const customerId = customerIdToCheck(dto.customer);
       const customer = customerId ? await this.customers.find(tx, key.companyId, customerId) : undefined;
       if (customerId) problems.push(...customerProblems(customerId, customer));
+      problems.push(...(await this.inventory.problems(tx, key.companyId, lineItemReferences(dto))));
       if (problems.length > 0) return this.reject(tx, key, ifMatch, dto, problems, lineIdField);
 
       const lines = dto.lines ?? [];
@@ -131,6 +135,12 @@ export class PatchSalesOrder {
     const existing = await this.lines.existingIds(tx, companyId, internalId, refs.map((r) => r.lineId));
     return unknownLineProblems(refs, existing, lineIdField);
   }
+}
+
+/** The items that inserted and updated lines name (`lines[i].inventoryId`): each must exist in the company's catalogue. */
+function lineItemReferences(dto: PatchSalesOrderDto) {
+  const lines: unknown[] = Array.isArray(dto.lines) ? dto.lines : [];
+  return inventoryReferences(lines.map((l) => ((l as { operation?: unknown } | null)?.operation === 'delete' ? undefined : l)), 'lines');
 }
 
 /** The header columns a valid PATCH body changes (absent fields stay as they are). */
