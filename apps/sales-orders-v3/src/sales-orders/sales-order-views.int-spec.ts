@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
-import { insertCustomerSnapshots, orderRows, outboxRows, startSalesOrdersTestApp, type SalesOrdersTestApp } from '../testing/sales-orders-test-app';
+import { insertCustomerSnapshots, orderRows, outboxRows, putInventoryItems, startSalesOrdersTestApp, type SalesOrdersTestApp } from '../testing/sales-orders-test-app';
 
 const A = '1000001';
 const B = '1000002';
@@ -93,6 +93,8 @@ describe('sales-orders-v3 read views (.../commissions, /discounts, /tax, /rotrut
   beforeAll(async () => {
     t = await startSalesOrdersTestApp('views');
     await insertCustomerSnapshots(t.sql, A, [{ id: '10001', name: 'Acme AB', currencyId: 'SEK' }]);
+    // Order lines name items of the company's catalogue.
+    await putInventoryItems(t, A, ['ITEM1', 'ITEM2', 'LABOUR', 'LABOUR2']);
   });
   afterAll(async () => {
     expect(t.http.serverErrors()).toEqual([]);
