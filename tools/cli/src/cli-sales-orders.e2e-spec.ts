@@ -131,6 +131,8 @@ describe('erp CLI: sales orders (v3)', () => {
   }, 120_000);
 
   it('prints a read view of an order as JSON or a table; an unknown view is a usage error', async () => {
+    const item = await runCli(['inventory', 'put', 'ITEM-T', '--data', '{"description":"Taxed item"}'], env);
+    expect(item.code).toBe(ExitCode.Ok);
     const response = await api('POST', '/api/v3/SalesOrders', {
       type: 'SO',
       customer: { id: customer },
