@@ -50,7 +50,7 @@ const STREAMING_NODE_ARGS = ['--initial-old-space-size=128'];
 const JSON_SERVICE_NODE_ARGS = ['--max-semi-space-size=8'];
 
 export const SERVICES: ServiceSpec[] = [
-  // Compiled-build peak 373 MiB (mixed scenario), with 8 MiB semi-spaces.
+  // Compiled-build peak 388 MiB (filtered-paging's full sync at pageSize 1000), with 8 MiB semi-spaces.
   {
     name: 'customers-v1',
     dir: 'apps/customers-v1',
@@ -58,7 +58,7 @@ export const SERVICES: ServiceSpec[] = [
     database: 'erp_customers',
     gatewayVariable: 'CUSTOMERS_URL',
     nodeArgs: JSON_SERVICE_NODE_ARGS,
-    memoryMiB: { request: 384, limit: 640 },
+    memoryMiB: { request: 416, limit: 704 },
   },
   {
     name: 'supplier-invoices-v1',
