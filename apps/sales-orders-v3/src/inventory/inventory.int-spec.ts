@@ -140,6 +140,30 @@ describe('PUT /api/v3/Inventory/{inventoryId} (extension)', () => {
     expect((await list('?inventoryId=BAD', A)).totalCount).toBe(0);
   });
 
+  it('computes estimatedUnitCost in decimals, and none without stock', async () => {
+    const response = await put('UNIT-COST', { availability: [
+      { warehouseId: 'MAIN', quantityOnHand: 3, estimatedTotalCost: 0.3 },
+      { warehouseId: 'EAST', quantityOnHand: -2, estimatedTotalCost: 5 },
+    ] });
+    const item = (await response.json()) as Item;
+    expect(item.availability.map((w) => w.estimatedUnitCost)).toEqual([0.1, null]);
+  });
+
+  it('uses no identity values on a replace: the next new item, warehouse and location follow on without a gap', async () => {
+    // An INSERT ... ON CONFLICT takes a sequence value per row tried; internalId is the document's
+    // int32, and the sequences are shared by every company, so replaces must not consume them.
+    const first = (await (await put('SEQ-1', BOLT)).json()) as Item;
+    for (let i = 0; i < 5; i++) expect((await put('SEQ-1', BOLT)).status).toBe(200);
+    const second = (await (await put('SEQ-2', { availability: [{ warehouseId: 'SEQ-WH', quantityOnHand: 1, locations: [{ locationId: 'SEQ-L', quantityOnHand: 1 }] }] })).json()) as Item;
+    expect(second.internalId).toBe(first.internalId + 1);
+    const sequences = await t.sql.query(
+      `SELECT (SELECT max(internal_id) FROM inventory_warehouses) AS warehouses, (SELECT max(internal_id) FROM inventory_locations) AS locations,
+              (SELECT last_value FROM inventory_warehouses_internal_id_seq) AS warehouse_seq, (SELECT last_value FROM inventory_locations_internal_id_seq) AS location_seq`,
+    );
+    expect(Number(sequences.rows[0].warehouse_seq)).toBe(Number(sequences.rows[0].warehouses));
+    expect(Number(sequences.rows[0].location_seq)).toBe(Number(sequences.rows[0].locations));
+  });
+
   it('answers 201 to exactly one of concurrent PUTs of a new item, 200 to the others', async () => {
     const statuses = await Promise.all(Array.from({ length: 6 }, () => put('RACED', { description: 'raced' }).then((r) => r.status)));
     expect(statuses.sort()).toEqual([200, 200, 200, 200, 200, 201]);

@@ -153,8 +153,13 @@ export class InventoryRepository {
     if (warehouseIds.length === 0) return new Map();
     await namedQuery(
       tx,
-      `INSERT INTO inventory_warehouses (company_id, warehouse_id) SELECT :companyId, w FROM unnest(CAST(:ids AS text[])) w ORDER BY w
-       ON CONFLICT DO NOTHING`,
+      // Only the codes not seen before: an INSERT takes an identity value for every row it tries,
+      // conflicting or not, so re-inserting known codes on every PUT would use up the sequence that
+      // every company shares. ON CONFLICT still covers two PUTs adding the same code at once.
+      `INSERT INTO inventory_warehouses (company_id, warehouse_id)
+       SELECT CAST(:companyId AS varchar), w FROM unnest(CAST(:ids AS text[])) w
+       WHERE NOT EXISTS (SELECT 1 FROM inventory_warehouses k WHERE k.company_id = :companyId AND k.warehouse_id = w)
+       ORDER BY w ON CONFLICT DO NOTHING`,
       { companyId, ids: warehouseIds },
     );
     const rows = await namedQuery<{ warehouse_id: string; internal_id: number }>(
@@ -171,8 +176,11 @@ export class InventoryRepository {
     const json = JSON.stringify(pairs);
     await namedQuery(
       tx,
+      // Only the pairs not seen before (see warehouseIds: known ones would use up identity values).
       `INSERT INTO inventory_locations (company_id, warehouse_id, location_id)
-       SELECT :companyId, p."warehouseId", p."locationId" FROM jsonb_to_recordset(CAST(:pairs AS jsonb)) AS p("warehouseId" text, "locationId" text)
+       SELECT CAST(:companyId AS varchar), p."warehouseId", p."locationId" FROM jsonb_to_recordset(CAST(:pairs AS jsonb)) AS p("warehouseId" text, "locationId" text)
+       WHERE NOT EXISTS (SELECT 1 FROM inventory_locations k
+                         WHERE k.company_id = :companyId AND k.warehouse_id = p."warehouseId" AND k.location_id = p."locationId")
        ORDER BY 2, 3 ON CONFLICT DO NOTHING`,
       { companyId, pairs: json },
     );
@@ -192,6 +200,31 @@ export class InventoryRepository {
    * whether this statement created it (two PUTs of a new item at once: one creates, the other replaces).
    */
   async upsert(tx: EntityManager, companyId: string, inventoryId: string, item: InventoryItemRecord): Promise<{ json: string; created: boolean }> {
+    const parameters = {
+      companyId,
+      inventoryId,
+      description: item.description,
+      baseUnit: item.baseUnit,
+      attributes: JSON.stringify(item.attributes),
+      availability: JSON.stringify(item.availability),
+      availabilityModifiedAt: item.availabilityModifiedAt,
+      expandLocation: true,
+      expandAttribute: true,
+    };
+    // A replace is an UPDATE: an INSERT ... ON CONFLICT would take an identity value each time, and
+    // `internalId` is the document's int32, shared by every company's items. The caller holds the
+    // row's lock (lockForWrite) when it exists.
+    const [updated] = await namedQuery<{ json: string }>(
+      tx,
+      `UPDATE inventory_items AS i SET description = :description, base_unit = :baseUnit, attributes = CAST(:attributes AS jsonb),
+         availability = CAST(:availability AS jsonb), availability_modified_at = CAST(:availabilityModifiedAt AS timestamptz),
+         last_modified_at = date_trunc('milliseconds', now())
+       WHERE i.company_id = :companyId AND i.inventory_id = :inventoryId
+       RETURNING (${itemJson(false)})::text AS json`,
+      parameters,
+    );
+    if (updated) return { json: updated.json, created: false };
+    // New: two PUTs of it at once both get here; one inserts, the other replaces through the conflict.
     const [row] = await namedQuery<{ json: string; created: boolean }>(
       tx,
       `INSERT INTO inventory_items AS i (company_id, inventory_id, description, base_unit, attributes, availability,
@@ -203,17 +236,7 @@ export class InventoryRepository {
          availability = EXCLUDED.availability, availability_modified_at = EXCLUDED.availability_modified_at,
          last_modified_at = EXCLUDED.last_modified_at
        RETURNING (${itemJson(false)})::text AS json, (i.xmax = 0) AS created`,
-      {
-        companyId,
-        inventoryId,
-        description: item.description,
-        baseUnit: item.baseUnit,
-        attributes: JSON.stringify(item.attributes),
-        availability: JSON.stringify(item.availability),
-        availabilityModifiedAt: item.availabilityModifiedAt,
-        expandLocation: true,
-        expandAttribute: true,
-      },
+      parameters,
     );
     return row;
   }

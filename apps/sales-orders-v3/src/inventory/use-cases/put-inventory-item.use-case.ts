@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import Decimal from 'decimal.js';
 import { bodyProblemsOf, DETAIL_CODES, type FieldProblem, ValidationFailedError } from '@erp/errors';
 import { INVENTORY_CODE, type PutInventoryItemDto, type WarehouseAvailabilityDto } from '../dto/put-inventory-item.dto';
 import { InventoryRepository, type LocationAvailability, type WarehouseAvailability } from '../repository/inventory.repository';
@@ -117,8 +118,9 @@ function warehouseEntry(
     quantityNotAvailable: dto.quantityNotAvailable ?? 0,
     quantityPurchaseOrders: dto.quantityPurchaseOrders ?? 0,
     estimatedTotalCost: total,
-    // The document: "calculated as EstimatedTotalCost/QuantityOnHand"; undefined without stock or cost.
-    estimatedUnitCost: total === null || quantityOnHand === 0 ? null : total / quantityOnHand,
+    // The document: "calculated as EstimatedTotalCost/QuantityOnHand"; null without stock (none, or
+    // negative) or cost. In decimals, to 6 places: 0.3 / 3 is 0.1, not 0.09999999999999999.
+    estimatedUnitCost: total === null || quantityOnHand <= 0 ? null : new Decimal(total).div(quantityOnHand).toDecimalPlaces(6).toNumber(),
   };
   const locationsUnchanged =
     before !== undefined &&
