@@ -31,6 +31,13 @@ describe('parseV3DateTime', () => {
     },
   );
 
+  it('refuses an offset that carries the instant out of the years 1 to 9999 (PostgreSQL cannot store it), keeps the edges', () => {
+    expect(parseV3DateTime('9999-12-31T23:00:00-14:00')).toBeUndefined();
+    expect(parseV3DateTime('0001-01-01T00:30:00+01:00')).toBeUndefined();
+    expect(iso('9999-12-31T23:59:59Z')).toBe('9999-12-31T23:59:59.000Z');
+    expect(iso('9999-12-31T23:00:00+14:00')).toBe('9999-12-31T09:00:00.000Z');
+  });
+
   it('round-trips every instant it renders (UTC with milliseconds and Z)', () => {
     fc.assert(
       fc.property(fc.date({ min: new Date('1900-01-01T00:00:00Z'), max: new Date('2999-12-31T23:59:59Z'), noInvalidDate: true }), (date) => {

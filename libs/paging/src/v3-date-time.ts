@@ -6,7 +6,7 @@ const ISO_DATE_TIME =
  * Parses a v3 timestamp: ISO 8601, read as UTC unless it carries an offset (`Z`, `+02:00`,
  * `-0500`). A date alone means midnight UTC. In a URL query an unencoded `+` arrives as a space,
  * so `2026-04-21T10:00:00 02:00` is read as `+02:00`. Returns undefined for anything else,
- * including impossible dates such as 2026-02-30 or 25:00.
+ * including impossible dates such as 2026-02-30 or 25:00 and instants outside the years 1 to 9999 UTC.
  */
 export function parseV3DateTime(input: string): Date | undefined {
   const value = input.trim().replace(/^(.*T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?) (\d{2}:?\d{2})$/i, '$1+$2');
@@ -25,5 +25,9 @@ export function parseV3DateTime(input: string): Date | undefined {
   const offsetMinutes = Number(z[3]);
   if (offsetHours > 14 || offsetMinutes > 59) return undefined;
   const offsetMs = (z[1] === '-' ? -1 : 1) * (offsetHours * 60 + offsetMinutes) * 60_000;
-  return new Date(local.getTime() - offsetMs);
+  const instant = new Date(local.getTime() - offsetMs);
+  // The offset can carry 9999-12-31 past year 9999 (or 0001-01-01 before year 1): an instant
+  // PostgreSQL and ISO 8601's four-digit years cannot hold, so it is invalid, not a 500 later.
+  const utcYear = instant.getUTCFullYear();
+  return utcYear >= 1 && utcYear <= 9999 ? instant : undefined;
 }

@@ -49,6 +49,11 @@ describe('parseInventoryListQuery', () => {
     expect(parseInventoryListQuery({ modifiedSince: '2021-08-01T12:00:00+02:00' }).modifiedSince).toBe('2021-08-01T10:00:00.000Z');
   });
 
+  it('refuses a modifiedSince with anything after the timestamp, or beyond year 9999 once its offset applies', () => {
+    expect(problemFields({ modifiedSince: `2021-08-01T12:00:00Z${' '.repeat(30)}junk` })).toEqual(['modifiedSince']);
+    expect(problemFields({ modifiedSince: '9999-12-31T23:00:00-14:00' })).toEqual(['modifiedSince']);
+  });
+
   it('lists every problem at once', () => {
     expect(
       problemFields({ expand: 'bins', modifiedSince: ['2021-01-01', '2021-01-02'], attributeFilter: ['ok:1', 'nocolon'], pageSize: '0', pageIndex: '-1', warehouseId: '', shelf: 'x' }),

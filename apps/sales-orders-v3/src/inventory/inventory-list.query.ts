@@ -112,7 +112,8 @@ export function parseInventoryListQuery(raw: Query): InventoryListQuery {
   let modifiedSince: string | undefined;
   const since = query.modifiedSince;
   if (since !== undefined) {
-    const parsed = Array.isArray(since) ? undefined : parseV3DateTime(since.slice(0, 40));
+    // A long value is refused, not cut: cutting would accept a timestamp followed by anything.
+    const parsed = Array.isArray(since) || since.length > 40 ? undefined : parseV3DateTime(since);
     if (!parsed) {
       problems.push({
         field: 'modifiedSince',
