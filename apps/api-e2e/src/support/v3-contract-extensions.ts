@@ -148,6 +148,8 @@ export function explainViolations(
   if (depth > 3) throw new Error('extensions validate each other in a loop');
   const unexplained: Violation[] = [];
   const nested = new Map<string, { schema: string; value: unknown; at: string; operationId: string }>();
+  // Departures a specific extension explained (one that does not hand the part to another schema).
+  const judged: Violation[] = [];
   for (const violation of violations) {
     const extension = DOCUMENTED_EXTENSIONS.find((candidate) => candidate.matches(violation, request));
     if (!extension) {
@@ -155,14 +157,17 @@ export function explainViolations(
       continue;
     }
     seen.add(extension.name);
+    if (!extension.validateAs) judged.push(violation);
     for (const target of extension.validateAs?.(violation, body) ?? []) {
       nested.set(`${target.at} ${target.schema}`, { ...target, operationId: violation.operationId });
     }
   }
   for (const target of nested.values()) {
     const more = contract.checkSchema(target.operationId, target.schema, target.value, target.at);
-    // Only the added part's own departures: not the ones already judged above.
-    const fresh = more.filter((v) => !violations.some((known) => known.at === v.at && known.keyword === v.keyword && known.subject === v.subject));
+    // Only the added part's own departures: not the ones a specific extension already explained above.
+    // A re-validating extension excuses the part wholesale, so what the new schema finds is judged
+    // here (an undeclared property is a departure under both schemas and must not slip through).
+    const fresh = more.filter((v) => !judged.some((known) => known.at === v.at && known.keyword === v.keyword && known.subject === v.subject));
     unexplained.push(...explainViolations(contract, fresh, request, body, seen, depth + 1));
   }
   return unexplained;

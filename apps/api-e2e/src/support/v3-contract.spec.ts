@@ -101,6 +101,11 @@ describe('the v3 contract judge', () => {
     expect(judge('SalesOrders_GetList_', list, page({ ...order, billing: { address: { countryId: 'NO' } } })).unexplained).toEqual([
       'body /value/0/billing/address additionalProperties countryId',
     ]);
+    // A departure under both the summary row and SalesOrderDto is not excused by the expand extension.
+    expect(judge('SalesOrders_GetList_', list, page({ ...order, foo: 1, version: '123' })).unexplained.sort()).toEqual([
+      'body /value/0 additionalProperties foo',
+      'body /value/0/version format byte',
+    ]);
     // Without expand an item must be a summary row.
     expect(judge('SalesOrders_GetList_', { path: '/api/v3/SalesOrders' }, page(order)).unexplained).toContain('body /value/0/status type');
   });
