@@ -3,6 +3,7 @@ import { CustomerEntity, CustomerNumberCounterEntity } from './customers/custome
 import { CreateCustomers1763700000000 } from './migrations/1763700000000-create-customers';
 import { CreateCustomerListBuckets1763800000000 } from './migrations/1763800000000-create-customer-list-buckets';
 import { CreateCustomerTimeBuckets1765200000000 } from './migrations/1765200000000-create-customer-time-buckets';
+import { CoverCustomerListIndexes1765200000001 } from './migrations/1765200000001-cover-customer-list-indexes';
 
 /** Everything this service keeps in its database; the migrations are the schema's source of truth. */
 export const CUSTOMERS_ENTITIES = [CustomerEntity, CustomerNumberCounterEntity, ...OUTBOX_ENTITIES];
@@ -10,6 +11,7 @@ export const CUSTOMERS_MIGRATIONS = [
   CreateCustomers1763700000000,
   CreateCustomerListBuckets1763800000000,
   CreateCustomerTimeBuckets1765200000000,
+  CoverCustomerListIndexes1765200000001,
   // The transactional outbox of this service's events (libs/messaging).
   ...OUTBOX_MIGRATIONS,
 ];

@@ -10,8 +10,10 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * the boundary time bucket from the covering indexes below, and seeks to the id bucket where the
  * page starts (`@erp/customers-queries`: ID and TIME bits there must match the shifts here).
  *
- * The covering indexes replace the plain ones: the page seek filters on the timestamps and the
- * boundary count groups by id and status without visiting the table.
+ * The covering indexes the seek and the boundary counts use come in the next migration
+ * (1765200000001), built CONCURRENTLY outside a transaction. Here, the first CREATE TRIGGER takes
+ * a SHARE ROW EXCLUSIVE lock on customers until this migration commits: writes wait through the
+ * backfill (one grouped scan), so no row is both missed by it and written without its trigger.
  */
 export class CreateCustomerTimeBuckets1765200000000 implements MigrationInterface {
   name = 'CreateCustomerTimeBuckets1765200000000';
@@ -75,26 +77,9 @@ export class CreateCustomerTimeBuckets1765200000000 implements MigrationInterfac
     await q.query(`
       INSERT INTO customer_time_buckets (company_id, status, id_bucket, modified_bucket, created_bucket, row_count)
       SELECT ${cell}, count(*) FROM customers GROUP BY 1, 2, 3, 4, 5`);
-
-    await q.query(`DROP INDEX customers_company_order_idx`);
-    await q.query(`CREATE INDEX customers_company_order_idx ON customers (company_id, internal_id) INCLUDE (status, last_modified_at, created_at)`);
-    await q.query(`DROP INDEX customers_company_status_idx`);
-    await q.query(`CREATE INDEX customers_company_status_idx ON customers (company_id, status, internal_id) INCLUDE (last_modified_at, created_at)`);
-    await q.query(`DROP INDEX customers_company_modified_idx`);
-    await q.query(`CREATE INDEX customers_company_modified_idx ON customers (company_id, last_modified_at, internal_id) INCLUDE (status, created_at)`);
-    await q.query(`DROP INDEX customers_company_created_idx`);
-    await q.query(`CREATE INDEX customers_company_created_idx ON customers (company_id, created_at, internal_id) INCLUDE (status, last_modified_at)`);
   }
 
   async down(q: QueryRunner): Promise<void> {
-    await q.query(`DROP INDEX customers_company_created_idx`);
-    await q.query(`CREATE INDEX customers_company_created_idx ON customers (company_id, created_at)`);
-    await q.query(`DROP INDEX customers_company_modified_idx`);
-    await q.query(`CREATE INDEX customers_company_modified_idx ON customers (company_id, last_modified_at)`);
-    await q.query(`DROP INDEX customers_company_status_idx`);
-    await q.query(`CREATE INDEX customers_company_status_idx ON customers (company_id, status, internal_id)`);
-    await q.query(`DROP INDEX customers_company_order_idx`);
-    await q.query(`CREATE INDEX customers_company_order_idx ON customers (company_id, internal_id)`);
     await q.query(`DROP TRIGGER customers_time_buckets_truncate ON customers`);
     await q.query(`DROP TRIGGER customers_time_buckets_delete ON customers`);
     await q.query(`DROP TRIGGER customers_time_buckets_update ON customers`);
