@@ -21,4 +21,4 @@ export { TestEventProducer, type TestEnvelope } from './kafka/test-event-produce
 export { startServiceTestApp, type ServiceTestApp, type ServiceTestAppOptions } from './http/start-service-test-app';
 export { waitFor, waitUntil } from './wait/wait-for';
 export { chromiumExecutablePath, HEADLESS_CHROMIUM_ARGS } from './browser/chromium';
-export { publishedSchemaValidator, type PublishedDocumentPart } from './openapi/published-schemas';
+export { publishedResponseValidator, publishedSchemaValidator, type PublishedDocumentPart } from './openapi/published-schemas';
