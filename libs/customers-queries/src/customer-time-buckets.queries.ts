@@ -1,6 +1,6 @@
 import type { V1DateTimeFilter } from '@erp/paging';
 import type { CustomerListQuery } from './customer-list.query';
-import { bucketSeekPageSql, LIST_BUCKET_BITS, type SqlQuery } from './customers.queries';
+import { bucketSeekPageSql, CUSTOMER_JSON, LIST_BUCKET_BITS, type SqlQuery } from './customers.queries';
 
 /**
  * Width of a time bucket of `customer_time_buckets`, as a shift of epoch seconds (2^21 s, about
@@ -51,7 +51,7 @@ export function isTimeBucketedListQuery(query: CustomerListQuery): boolean {
  *   the offset: at most one id bucket of index entries is skipped, whatever the page number.
  * The order stays `internal_id`, the same as every other list.
  */
-export function customerTimeBucketedPageQuery(companyId: string, query: CustomerListQuery): SqlQuery {
+export function customerTimeBucketedPageQuery(companyId: string, query: CustomerListQuery, json = CUSTOMER_JSON): SqlQuery {
   const values: unknown[] = [companyId, query.page.pageSize, query.page.offset];
   const param = (value: unknown) => {
     values.push(value);
@@ -79,5 +79,5 @@ export function customerTimeBucketedPageQuery(companyId: string, query: Customer
   });
   const cells = `SELECT id_bucket, sum(row_count) FROM customer_time_buckets
                  WHERE company_id = $1${status} AND ${dimensions.map((d) => d.inside).join(' AND ')} GROUP BY 1`;
-  return { text: bucketSeekPageSql([cells, ...boundaryCounts].join('\n UNION ALL '), `${rowStatus}${exact}`), values };
+  return { text: bucketSeekPageSql([cells, ...boundaryCounts].join('\n UNION ALL '), `${rowStatus}${exact}`, json), values };
 }

@@ -1,8 +1,8 @@
 import { type FieldProblem, ValidationFailedError } from '@erp/errors';
 import { parseV3PagingCollecting } from '@erp/paging';
 import type { CustomerListQuery } from './customer-list.query';
-import { customerBucketedPageQuery, customerCountQuery, customerPageQuery, isBucketedListQuery, type SqlQuery } from './customers.queries';
-import type { RunSql } from './read-customer-page';
+import { customerCountQuery, type SqlQuery } from './customers.queries';
+import { readCustomerRows, type RunSql } from './read-customer-page';
 
 /**
  * The v3 view of the customers (`/api/v3/Customers`, the published v3 document's CustomerDto and
@@ -119,16 +119,11 @@ export function parseCustomerV3ListQuery(query: Query, maxPageSize: number): Cus
 
 /** One page of the v3 view (items as JSON text) and the exact total, through the v1 list's page queries. */
 export async function readCustomerV3Page(run: RunSql, companyId: string, query: CustomerListQuery): Promise<{ items: string[]; totalCount: number }> {
-  if (isBucketedListQuery(query)) {
-    const q = customerBucketedPageQuery(companyId, query, CUSTOMER_V3_JSON);
-    const rows = await run<{ total: number; json: string }>(q.text, q.values);
-    if (rows.length > 0) return { items: rows.map((r) => r.json), totalCount: rows[0].total };
-    // A page past the end has no rows to carry the total: v3 still reports it.
-  }
-  const page = customerPageQuery(companyId, query, CUSTOMER_V3_JSON);
+  const { items, totalCount } = await readCustomerRows(run, companyId, query, CUSTOMER_V3_JSON);
+  if (totalCount !== undefined) return { items, totalCount };
+  // A page past the end has no rows to carry the total: v3 still reports it.
   const count = customerCountQuery(companyId, query);
-  const [rows, counted] = await Promise.all([run<{ json: string }>(page.text, page.values), run<{ total: number }>(count.text, count.values)]);
-  return { items: rows.map((r) => r.json), totalCount: counted[0].total };
+  return { items, totalCount: (await run<{ total: number }>(count.text, count.values))[0].total };
 }
 
 /** The default location of one customer (the only one it has), as CustomerLocationItemDto JSON text. */
