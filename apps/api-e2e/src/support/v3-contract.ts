@@ -49,7 +49,7 @@ export interface ContractResponse {
 
 /**
  * Headers that belong to HTTP itself (framing, connection, representation metadata every client
- * library handles), not to an API: any server sends them and no generated client reads them.
+ * library handles), not to an API: every server sends them and no generated client reads them.
  * Everything else a response carries is either declared by the document or a listed extension.
  */
 export const HTTP_TRANSPORT_HEADERS = new Set(['content-type', 'content-length', 'transfer-encoding', 'connection', 'keep-alive', 'date', 'vary']);
