@@ -4,6 +4,7 @@ import { CreateCustomers1763700000000 } from './migrations/1763700000000-create-
 import { CreateCustomerListBuckets1763800000000 } from './migrations/1763800000000-create-customer-list-buckets';
 import { CreateCustomerTimeBuckets1765200000000 } from './migrations/1765200000000-create-customer-time-buckets';
 import { CoverCustomerListIndexes1765200000001 } from './migrations/1765200000001-cover-customer-list-indexes';
+import { IndexTimeBucketCells1765500000000 } from './migrations/1765500000000-index-time-bucket-cells';
 
 /** Everything this service keeps in its database; the migrations are the schema's source of truth. */
 export const CUSTOMERS_ENTITIES = [CustomerEntity, CustomerNumberCounterEntity, ...OUTBOX_ENTITIES];
@@ -12,6 +13,7 @@ export const CUSTOMERS_MIGRATIONS = [
   CreateCustomerListBuckets1763800000000,
   CreateCustomerTimeBuckets1765200000000,
   CoverCustomerListIndexes1765200000001,
+  IndexTimeBucketCells1765500000000,
   // The transactional outbox of this service's events (libs/messaging).
   ...OUTBOX_MIGRATIONS,
 ];

@@ -67,6 +67,10 @@ export function customerTimeBucketedPageQuery(companyId: string, query: Customer
     return {
       exact: `${d.column} ${d.filter.operator} ${at}`,
       inside: `${d.bucket} ${upward ? '>' : '<'} ${bucket}`,
+      notInside: `${d.bucket} ${upward ? '<=' : '>='} ${bucket}`,
+      // Which side of the boundary spans fewer of the company's time buckets (an estimate of cells).
+      fewerCellsOutside: `(SELECT ${upward ? `${bucket} - min(${d.bucket}) < max(${d.bucket}) - ${bucket}` : `max(${d.bucket}) - ${bucket} < ${bucket} - min(${d.bucket})`}
+                          FROM customer_time_buckets WHERE company_id = $1)`,
       boundary: `${d.column} >= to_timestamp((${bucket}::bigint << ${TIME_BUCKET_BITS})::float8)
                  AND ${d.column} < to_timestamp(((${bucket} + 1)::bigint << ${TIME_BUCKET_BITS})::float8)`,
     };
@@ -77,7 +81,20 @@ export function customerTimeBucketedPageQuery(companyId: string, query: Customer
     return `SELECT c.internal_id >> ${LIST_BUCKET_BITS}, count(*) FROM customers c
             WHERE c.company_id = $1${rowStatus}${exact} AND ${d.boundary}${earlier} GROUP BY 1`;
   });
-  const cells = `SELECT id_bucket, sum(row_count) FROM customer_time_buckets
-                 WHERE company_id = $1${status} AND ${dimensions.map((d) => d.inside).join(' AND ')} GROUP BY 1`;
+  const cellsInside = (guard: string) => `SELECT id_bucket, sum(row_count) FROM customer_time_buckets
+                 WHERE company_id = $1${status} AND ${dimensions.map((d) => d.inside).join(' AND ')}${guard} GROUP BY 1`;
+  let cells = cellsInside('');
+  if (dimensions.length === 1) {
+    // One range: when fewer cells lie outside it than inside (a sync from before most changes), the
+    // cells inside are the id bucket's total (customer_list_buckets) minus the cells outside, and
+    // the boundary bucket (counted from the index below) is subtracted with them. Both branches are
+    // in the statement; the guard, evaluated once, leaves one of them empty without reading it.
+    const [d] = dimensions;
+    cells = `${cellsInside(` AND NOT ${d.fewerCellsOutside}`)}
+             UNION ALL SELECT bucket, sum(row_count) FROM customer_list_buckets
+               WHERE company_id = $1${status} AND ${d.fewerCellsOutside} GROUP BY 1
+             UNION ALL SELECT id_bucket, -sum(row_count) FROM customer_time_buckets
+               WHERE company_id = $1${status} AND ${d.notInside} AND ${d.fewerCellsOutside} GROUP BY 1`;
+  }
   return { text: bucketSeekPageSql([cells, ...boundaryCounts].join('\n UNION ALL '), `${rowStatus}${exact}`, json), values };
 }

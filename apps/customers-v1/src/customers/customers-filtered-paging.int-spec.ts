@@ -112,6 +112,18 @@ describe('GET /v1/customer filtered paging at every depth', () => {
       filters.push({ name: `created ${operator} a row's`, query: timeFilter('createdDateTime', operator, rowCreated) });
       filters.push({ name: `created ${operator} a bucket boundary`, query: timeFilter('createdDateTime', operator, createdBoundary) });
     }
+    // A single range reads the cells on whichever side of its boundary spans fewer time buckets:
+    // boundaries near the first and the last bucket take one side each.
+    const edges = [
+      { edge: 'early', modified: '2024-02-03T04:05:06.789', created: '2024-02-03T04:05:06.789' },
+      { edge: 'late', modified: '2027-06-10T11:12:13.141', created: '2026-03-01T11:12:13.141' },
+    ];
+    for (const { edge, modified, created } of edges) {
+      for (const operator of ['>=', '<']) {
+        filters.push({ name: `lastModified ${operator} ${edge}`, query: timeFilter('lastModifiedDateTime', operator, modified) });
+        filters.push({ name: `status + created ${operator} ${edge}`, query: { status: 'Inactive', ...timeFilter('createdDateTime', operator, created) } });
+      }
+    }
     filters.push(
       { name: 'lastModified >= before everything', query: timeFilter('lastModifiedDateTime', '>=', '2020-01-01T00:00:00.000') },
       { name: 'status + lastModified >=', query: { status: 'Active', ...timeFilter('lastModifiedDateTime', '>=', rowModified) } },
