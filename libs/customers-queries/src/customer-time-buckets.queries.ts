@@ -9,6 +9,9 @@ import { bucketSeekPageSql, CUSTOMER_JSON, LIST_BUCKET_BITS, type SqlQuery } fro
  */
 export const TIME_BUCKET_BITS = 21;
 
+/** How many cells of each side of a single range are counted to choose the side to sum (see below). */
+const SIDE_COUNT_CAP = 2000;
+
 interface TimeDimension {
   filter: V1DateTimeFilter;
   /** The row's column and the cell's bucket column. */
@@ -64,13 +67,16 @@ export function customerTimeBucketedPageQuery(companyId: string, query: Customer
     const bucket = `customer_time_bucket(${at})`;
     const upward = d.filter.operator.startsWith('>');
     // Operators come from the parser's fixed set, never from raw input.
+    const inside = `${d.bucket} ${upward ? '>' : '<'} ${bucket}`;
+    const notInside = `${d.bucket} ${upward ? '<=' : '>='} ${bucket}`;
     return {
       exact: `${d.column} ${d.filter.operator} ${at}`,
-      inside: `${d.bucket} ${upward ? '>' : '<'} ${bucket}`,
-      notInside: `${d.bucket} ${upward ? '<=' : '>='} ${bucket}`,
-      // Which side of the boundary spans fewer of the company's time buckets (an estimate of cells).
-      fewerCellsOutside: `(SELECT ${upward ? `${bucket} - min(${d.bucket}) < max(${d.bucket}) - ${bucket}` : `max(${d.bucket}) - ${bucket} < ${bucket} - min(${d.bucket})`}
-                          FROM customer_time_buckets WHERE company_id = $1)`,
+      inside,
+      notInside,
+      // Whether fewer cells lie outside the range than inside, counting each side's index entries
+      // only up to a cap: a side with more is large either way, and then the cells inside are read.
+      fewerCellsOutside: `((SELECT count(*) FROM (SELECT FROM customer_time_buckets WHERE company_id = $1 AND ${notInside} LIMIT ${SIDE_COUNT_CAP}) o)
+                          < (SELECT count(*) FROM (SELECT FROM customer_time_buckets WHERE company_id = $1 AND ${inside} LIMIT ${SIDE_COUNT_CAP}) i))`,
       boundary: `${d.column} >= to_timestamp((${bucket}::bigint << ${TIME_BUCKET_BITS})::float8)
                  AND ${d.column} < to_timestamp(((${bucket} + 1)::bigint << ${TIME_BUCKET_BITS})::float8)`,
     };
@@ -88,13 +94,16 @@ export function customerTimeBucketedPageQuery(companyId: string, query: Customer
     // One range: when fewer cells lie outside it than inside (a sync from before most changes), the
     // cells inside are the id bucket's total (customer_list_buckets) minus the cells outside, and
     // the boundary bucket (counted from the index below) is subtracted with them. Both branches are
-    // in the statement; the guard, evaluated once, leaves one of them empty without reading it.
+    // in the statement; the guard, evaluated once, leaves one of them empty without reading it. A
+    // side's extent in time says little about its cells (recent buckets hold cells of every id
+    // bucket), so the guard counts them, up to SIDE_COUNT_CAP per side.
     const [d] = dimensions;
-    cells = `${cellsInside(` AND NOT ${d.fewerCellsOutside}`)}
+    cells = `WITH side AS MATERIALIZED (SELECT ${d.fewerCellsOutside} AS outside)
+             ${cellsInside(' AND NOT (SELECT outside FROM side)')}
              UNION ALL SELECT bucket, sum(row_count) FROM customer_list_buckets
-               WHERE company_id = $1${status} AND ${d.fewerCellsOutside} GROUP BY 1
+               WHERE company_id = $1${status} AND (SELECT outside FROM side) GROUP BY 1
              UNION ALL SELECT id_bucket, -sum(row_count) FROM customer_time_buckets
-               WHERE company_id = $1${status} AND ${d.notInside} AND ${d.fewerCellsOutside} GROUP BY 1`;
+               WHERE company_id = $1${status} AND ${d.notInside} AND (SELECT outside FROM side) GROUP BY 1`;
   }
   return { text: bucketSeekPageSql([cells, ...boundaryCounts].join('\n UNION ALL '), `${rowStatus}${exact}`, json), values };
 }
