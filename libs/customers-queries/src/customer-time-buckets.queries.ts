@@ -1,6 +1,6 @@
-import type { V1DateTimeFilter } from '@erp/paging';
+import { isRangeOperator, pageParameters, timeBucketedCountsSql, type TimeBucketCells, type TimeRange, type V1DateTimeFilter } from '@erp/paging';
 import type { CustomerListQuery } from './customer-list.query';
-import { bucketSeekPageSql, CUSTOMER_JSON, LIST_BUCKET_BITS, type SqlQuery } from './customers.queries';
+import { bucketSeekPageSql, CUSTOMER_JSON, customersList, type SqlQuery } from './customers.queries';
 
 /**
  * Width of a time bucket of `customer_time_buckets`, as a shift of epoch seconds (2^21 s, about
@@ -8,6 +8,8 @@ import { bucketSeekPageSql, CUSTOMER_JSON, LIST_BUCKET_BITS, type SqlQuery } fro
  * buckets mean fewer cells to sum per request but more boundary rows counted from the index.
  */
 export const TIME_BUCKET_BITS = 21;
+
+const CUSTOMER_TIME_CELLS: TimeBucketCells = { table: 'customer_time_buckets', timeFunction: 'customer_time_bucket', timeBits: TIME_BUCKET_BITS };
 
 interface TimeDimension {
   filter: V1DateTimeFilter;
@@ -52,32 +54,14 @@ export function isTimeBucketedListQuery(query: CustomerListQuery): boolean {
  * The order stays `internal_id`, the same as every other list.
  */
 export function customerTimeBucketedPageQuery(companyId: string, query: CustomerListQuery, json = CUSTOMER_JSON): SqlQuery {
-  const values: unknown[] = [companyId, query.page.pageSize, query.page.offset];
-  const param = (value: unknown) => {
-    values.push(value);
-    return `$${values.length}`;
-  };
+  const { values, param } = pageParameters(companyId, query.page);
   const status = query.status === undefined ? '' : ` AND status = ${param(query.status)}`;
-  const rowStatus = status.replace('status', 'c.status');
-  const dimensions = timeDimensions(query).map((d) => {
-    const at = `${param(d.filter.value)}::timestamptz`;
-    const bucket = `customer_time_bucket(${at})`;
-    const upward = d.filter.operator.startsWith('>');
-    // Operators come from the parser's fixed set, never from raw input.
-    return {
-      exact: `${d.column} ${d.filter.operator} ${at}`,
-      inside: `${d.bucket} ${upward ? '>' : '<'} ${bucket}`,
-      boundary: `${d.column} >= to_timestamp((${bucket}::bigint << ${TIME_BUCKET_BITS})::float8)
-                 AND ${d.column} < to_timestamp(((${bucket} + 1)::bigint << ${TIME_BUCKET_BITS})::float8)`,
-    };
-  });
-  const exact = dimensions.map((d) => ` AND ${d.exact}`).join('');
-  const boundaryCounts = dimensions.map((d, i) => {
-    const earlier = dimensions.slice(0, i).map((e) => ` AND NOT (${e.boundary})`).join('');
-    return `SELECT c.internal_id >> ${LIST_BUCKET_BITS}, count(*) FROM customers c
-            WHERE c.company_id = $1${rowStatus}${exact} AND ${d.boundary}${earlier} GROUP BY 1`;
-  });
-  const cells = `SELECT id_bucket, sum(row_count) FROM customer_time_buckets
-                 WHERE company_id = $1${status} AND ${dimensions.map((d) => d.inside).join(' AND ')} GROUP BY 1`;
-  return { text: bucketSeekPageSql([cells, ...boundaryCounts].join('\n UNION ALL '), `${rowStatus}${exact}`, json), values };
+  // Operators come from the parser's fixed set, never from raw input; '=' never gets here.
+  const ranges: TimeRange[] = [];
+  for (const d of timeDimensions(query)) {
+    if (!isRangeOperator(d.filter.operator)) throw new Error('= is not answered by the time buckets');
+    ranges.push({ operator: d.filter.operator, at: `${param(d.filter.value)}::timestamptz`, column: d.column, bucket: d.bucket });
+  }
+  const counts = timeBucketedCountsSql(customersList(json), CUSTOMER_TIME_CELLS, ranges, status, status.replace('status', 'c.status'));
+  return { text: bucketSeekPageSql(counts.perBucket, counts.rowConditions, json), values };
 }
