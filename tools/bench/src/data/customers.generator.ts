@@ -1,5 +1,5 @@
 import type { ClientBase } from 'pg';
-import { copyRows, type CopyValue } from './copy-rows';
+import { copyRows, dropSecondaryIndexes, rebuildIndexes, type CopyValue } from './copy-rows';
 import { SeededRandom } from './random';
 
 /** How many customers one company gets. */
@@ -140,17 +140,7 @@ export async function loadCustomers(client: ClientBase, options: LoadCustomersOp
   const rebuild = options.rebuildIndexes ?? total >= 200_000;
   const millis = { copy: 0, indexes: 0, vacuum: 0 };
 
-  let indexDefinitions: string[] = [];
-  if (rebuild) {
-    const { rows } = await client.query<{ name: string; definition: string }>(
-      `SELECT i.relname AS name, pg_get_indexdef(i.oid) AS definition
-       FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid
-       WHERE x.indrelid = 'customers'::regclass AND NOT x.indisprimary AND NOT x.indisunique
-         AND NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conindid = x.indexrelid)`,
-    );
-    indexDefinitions = rows.map((r) => r.definition);
-    for (const r of rows) await client.query(`DROP INDEX ${r.name}`);
-  }
+  const indexDefinitions = rebuild ? await dropSecondaryIndexes(client, 'customers') : [];
 
   let started = Date.now();
   log(`copying ${total} customers`);
@@ -160,9 +150,7 @@ export async function loadCustomers(client: ClientBase, options: LoadCustomersOp
   if (rebuild) {
     started = Date.now();
     log(`rebuilding ${indexDefinitions.length} indexes`);
-    await client.query(`SET maintenance_work_mem = '256MB'`);
-    for (const definition of indexDefinitions) await client.query(definition);
-    await client.query(`RESET maintenance_work_mem`);
+    await rebuildIndexes(client, indexDefinitions);
     millis.indexes = Date.now() - started;
   }
 
