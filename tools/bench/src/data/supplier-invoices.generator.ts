@@ -88,14 +88,14 @@ export interface GeneratedInvoice {
 /**
  * The invoices with their lines, companies interleaved as in a shared table (a weighted draw by
  * how many rows each company still needs), internal ids from `firstId` on, each company's
- * reference numbers `000001`, `000002`, ... in order. Amounts are consistent with the service's
+ * reference numbers `000001`, `000002`, ... in order (or from `firstReferences[c]`). Amounts are consistent with the service's
  * rules: line amount = quantity x unit price, amount = lines + VAT, balance 0 once Closed.
  */
-export function* supplierInvoiceRows(companies: CompanyInvoices[], seed: number, firstId: number): Generator<GeneratedInvoice> {
+export function* supplierInvoiceRows(companies: CompanyInvoices[], seed: number, firstId: number, firstReferences?: number[]): Generator<GeneratedInvoice> {
   const random = new SeededRandom(seed);
   const suppliers = supplierTable();
   const remaining = companies.map((c) => c.count);
-  const next = companies.map(() => 1);
+  const next = companies.map((_, c) => firstReferences?.[c] ?? 1);
   const total = remaining.reduce((a, b) => a + b, 0);
   const end = HISTORY_START + HISTORY_MS;
   for (let i = 0; i < total; i++) {
@@ -162,13 +162,22 @@ export async function loadSupplierInvoices(client: ClientBase, options: LoadSupp
   const millis = { copy: 0, indexes: 0, vacuum: 0 };
   const { rows: maxRows } = await client.query<{ max: string }>(`SELECT coalesce(max(internal_id), 0)::text AS max FROM supplier_invoices`);
   const firstId = Number(maxRows[0].max) + 1;
+  // A company loaded again (the noise company of a second run in one database) continues its numbers.
+  const firstReferences: number[] = [];
+  for (const company of options.companies) {
+    const { rows: last } = await client.query<{ last: string }>(
+      `SELECT coalesce(max(reference_number::bigint), 0)::text AS last FROM supplier_invoices WHERE company_id = $1 AND reference_number ~ '^[0-9]+$'`,
+      [company.companyId],
+    );
+    firstReferences.push(Number(last[0].last) + 1);
+  }
 
   const indexDefinitions = rebuild ? await dropSecondaryIndexes(client, 'supplier_invoices') : [];
   let started = Date.now();
   log(`copying ${total} supplier invoices`);
   // Two passes over the same seeded rows: the invoices first (the lines' foreign key needs them).
-  const invoices = await copyRows(client, 'supplier_invoices', INVOICE_COLUMNS, mapRows(supplierInvoiceRows(options.companies, seed, firstId), (g) => [g.invoice]));
-  const lines = await copyRows(client, 'supplier_invoice_lines', LINE_COLUMNS, mapRows(supplierInvoiceRows(options.companies, seed, firstId), (g) => g.lines));
+  const invoices = await copyRows(client, 'supplier_invoices', INVOICE_COLUMNS, mapRows(supplierInvoiceRows(options.companies, seed, firstId, firstReferences), (g) => [g.invoice]));
+  const lines = await copyRows(client, 'supplier_invoice_lines', LINE_COLUMNS, mapRows(supplierInvoiceRows(options.companies, seed, firstId, firstReferences), (g) => g.lines));
   await client.query(`SELECT setval(pg_get_serial_sequence('supplier_invoices', 'internal_id'), (SELECT max(internal_id) FROM supplier_invoices))`);
   millis.copy = Date.now() - started;
 
