@@ -1,5 +1,5 @@
 import type { ClientBase } from 'pg';
-import { copyRows, dropSecondaryIndexes, rebuildIndexes, type CopyValue } from './copy-rows';
+import { advanceNumberCounters, copyRows, copyTimestamp, copyWithIndexesRebuilt, type CopyValue, vacuumAnalyze } from './copy-rows';
 import { SeededRandom } from './random';
 
 /** How many supplier invoices one company gets. */
@@ -54,9 +54,6 @@ const INVOICE_COLUMNS = [
 ] as const;
 const LINE_COLUMNS = ['invoice_id', 'line_number', 'description', 'quantity', 'unit_price', 'amount'] as const;
 
-function timestamp(ms: number): string {
-  return `${new Date(ms).toISOString().replace('T', ' ').replace('Z', '')}+00`;
-}
 
 const cents = (value: number) => (value / 100).toFixed(2);
 
@@ -99,13 +96,7 @@ export function* supplierInvoiceRows(companies: CompanyInvoices[], seed: number,
   const total = remaining.reduce((a, b) => a + b, 0);
   const end = HISTORY_START + HISTORY_MS;
   for (let i = 0; i < total; i++) {
-    let roll = random.next() * (total - i);
-    let c = 0;
-    while (roll >= remaining[c] || remaining[c] === 0) {
-      roll -= remaining[c];
-      c++;
-    }
-    remaining[c]--;
+    const c = random.takeFrom(remaining, total - i);
     const id = firstId + i;
     const reference = String(next[c]++).padStart(6, '0');
     const rank = drawRank(suppliers, random.next());
@@ -140,8 +131,8 @@ export function* supplierInvoiceRows(companies: CompanyInvoices[], seed: number,
         cents(vat),
         status === 'Closed' ? '0.00' : cents(net + vat),
         random.next() < 0.5 ? `Invoice from supplier ${rank}` : null,
-        timestamp(created),
-        timestamp(modified),
+        copyTimestamp(created),
+        copyTimestamp(modified),
       ],
       lines,
     };
@@ -172,43 +163,24 @@ export async function loadSupplierInvoices(client: ClientBase, options: LoadSupp
     firstReferences.push(Number(last[0].last) + 1);
   }
 
-  const indexDefinitions = rebuild ? await dropSecondaryIndexes(client, 'supplier_invoices') : [];
-  let started = Date.now();
   log(`copying ${total} supplier invoices`);
   // Two passes over the same seeded rows: the invoices first (the lines' foreign key needs them).
-  const invoices = await copyRows(client, 'supplier_invoices', INVOICE_COLUMNS, mapRows(supplierInvoiceRows(options.companies, seed, firstId, firstReferences), (g) => [g.invoice]));
-  const lines = await copyRows(client, 'supplier_invoice_lines', LINE_COLUMNS, mapRows(supplierInvoiceRows(options.companies, seed, firstId, firstReferences), (g) => g.lines));
+  const loaded = await copyWithIndexesRebuilt(client, 'supplier_invoices', rebuild, log, async () => ({
+    invoices: await copyRows(client, 'supplier_invoices', INVOICE_COLUMNS, mapRows(supplierInvoiceRows(options.companies, seed, firstId, firstReferences), (g) => [g.invoice])),
+    lines: await copyRows(client, 'supplier_invoice_lines', LINE_COLUMNS, mapRows(supplierInvoiceRows(options.companies, seed, firstId, firstReferences), (g) => g.lines)),
+  }));
+  const { invoices, lines } = loaded.result;
   await client.query(`SELECT setval(pg_get_serial_sequence('supplier_invoices', 'internal_id'), (SELECT max(internal_id) FROM supplier_invoices))`);
-  millis.copy = Date.now() - started;
-
-  if (rebuild) {
-    started = Date.now();
-    log(`rebuilding ${indexDefinitions.length} indexes`);
-    await rebuildIndexes(client, indexDefinitions);
-    millis.indexes = Date.now() - started;
-  }
-
-  for (const company of options.companies) {
-    await client.query(
-      `INSERT INTO supplier_invoice_number_counters (company_id, last_value)
-       SELECT $1::varchar, max(reference_number::bigint) FROM supplier_invoices WHERE company_id = $1::varchar AND reference_number ~ '^[0-9]+$'
-       ON CONFLICT (company_id) DO UPDATE SET last_value = GREATEST(supplier_invoice_number_counters.last_value, EXCLUDED.last_value)`,
-      [company.companyId],
-    );
-  }
-
-  started = Date.now();
-  // Statistics, and the visibility map index-only scans need; the count cells the COPY's triggers filled too.
-  const { rows: tables } = await client.query<{ name: string }>(
-    `SELECT relname AS name FROM pg_class
-     WHERE relname IN ('supplier_invoices', 'supplier_invoice_lines', 'supplier_invoice_buckets') AND relkind = 'r'`,
-  );
-  for (const table of tables) await client.query(`VACUUM ANALYZE ${table.name}`);
-  millis.vacuum = Date.now() - started;
+  millis.copy = loaded.copyMillis;
+  millis.indexes = loaded.indexMillis;
+  const companyIds = options.companies.map((c) => c.companyId);
+  await advanceNumberCounters(client, { counters: 'supplier_invoice_number_counters', table: 'supplier_invoices', column: 'reference_number' }, companyIds);
+  // The count cells the COPY's triggers filled need statistics and a visibility map too.
+  millis.vacuum = await vacuumAnalyze(client, ['supplier_invoices', 'supplier_invoice_lines', 'supplier_invoice_buckets']);
 
   const counted = await client.query<{ company_id: string; n: number }>(
     `SELECT company_id, count(*)::int AS n FROM supplier_invoices WHERE company_id = ANY($1) GROUP BY 1`,
-    [options.companies.map((c) => c.companyId)],
+    [companyIds],
   );
   const byCompany = Object.fromEntries(counted.rows.map((r) => [r.company_id, r.n]));
   log(`loaded ${invoices} supplier invoices, ${lines} lines in ${millis.copy} ms (+${millis.indexes} ms indexes, ${millis.vacuum} ms vacuum)`);

@@ -59,10 +59,6 @@ async function measureFilters(context: BenchContext, filters: FilterCase[], unfi
   return cases;
 }
 
-function readHeaders(token: string, companyId: string): Record<string, string> {
-  return { authorization: `Bearer ${token}`, 'ipp-company-id': companyId, 'ipp-application-type': 'erp-bench', accept: 'application/json' };
-}
-
 /**
  * Scenario 7: every documented filter of `GET /v1/customer` and `GET /v1/supplierInvoice`, alone
  * and in pairs, on one company of 1M customers (`--filtered.customers=`) and one of 1M supplier
@@ -97,6 +93,38 @@ export const filteredPagingScenario: BenchScenario = {
   },
 };
 
+/** One list of the scenario: its service and path, the company measured, how to load it and its filter cases. */
+interface ListPart {
+  service: string;
+  path: string;
+  companyId: string;
+  /** The name of the unfiltered case (the denominator). */
+  unfiltered: string;
+  load(sql: Client, log: (line: string) => void): Promise<unknown>;
+  filters(sql: Client): Promise<FilterCase[]>;
+}
+
+/** A noise company beside the measured one: 1/20 of its size, at least 1,000 rows. */
+const noiseCount = (size: number) => Math.max(1000, Math.round(size / 20));
+
+/** Loads the part's data into its service's database, then measures every filter case through the gateway. */
+async function loadAndMeasure(context: BenchContext, samples: number, part: ListPart): Promise<{ cases: ScenarioCase[]; headers: Record<string, string> }> {
+  const sql = new Client({ connectionString: context.databaseUrls[part.service] });
+  await sql.connect();
+  let filters: FilterCase[];
+  try {
+    await part.load(sql, (line) => context.log(`  ${line}`));
+    filters = await part.filters(sql);
+  } finally {
+    await sql.end();
+  }
+  const token = await signDevToken(context.keys.privateKeyPem, { companies: [part.companyId], scope: 'erp:read', expiresInSeconds: 24 * 3600 });
+  const headers = { authorization: `Bearer ${token}`, 'ipp-company-id': part.companyId, 'ipp-application-type': 'erp-bench', accept: 'application/json' };
+  const url: Url = (query, pageSize, pageNumber) =>
+    `${context.gatewayUrl}${part.path}?${new URLSearchParams({ ...query, pageSize: String(pageSize), pageNumber: String(pageNumber) })}`;
+  return { cases: await measureFilters(context, filters, part.unfiltered, url, headers, samples), headers };
+}
+
 interface PartResult {
   cases: ScenarioCase[];
   notes: string[];
@@ -107,24 +135,14 @@ async function runCustomers(context: BenchContext, samples: number): Promise<Par
   const size = Number(context.options['filtered.customers'] ?? 1_000_000);
   const syncBudget = Number(context.options['filtered.syncBudgetSeconds'] ?? 240);
   const companyId = `bench-filtered-${sizeLabel(size)}`;
-  const sql = new Client({ connectionString: context.databaseUrls['customers-v1'] });
-  await sql.connect();
-  let filters;
-  try {
-    await loadCustomers(sql, {
-      companies: [{ companyId, count: size }, { companyId: 'bench-filtered-noise', count: Math.max(1000, Math.round(size / 20)) }],
-      seed: context.seed,
-      log: (line) => context.log(`  ${line}`),
-    });
-    filters = await customerFilterCases(sql, companyId);
-  } finally {
-    await sql.end();
-  }
-  const token = await signDevToken(context.keys.privateKeyPem, { companies: [companyId], scope: 'erp:read', expiresInSeconds: 24 * 3600 });
-  const headers = readHeaders(token, companyId);
-  const url: Url = (query, pageSize, pageNumber) =>
-    `${context.gatewayUrl}/v1/customer?${new URLSearchParams({ ...query, pageSize: String(pageSize), pageNumber: String(pageNumber) })}`;
-  const cases = await measureFilters(context, filters, 'no filter', url, headers, samples);
+  const { cases, headers } = await loadAndMeasure(context, samples, {
+    service: 'customers-v1',
+    path: '/v1/customer',
+    companyId,
+    unfiltered: 'no filter',
+    load: (sql, log) => loadCustomers(sql, { companies: [{ companyId, count: size }, { companyId: 'bench-filtered-noise', count: noiseCount(size) }], seed: context.seed, log }),
+    filters: (sql) => customerFilterCases(sql, companyId),
+  });
 
   const memory = sampleMemory(context.pids);
   const syncQuery = `/v1/customer?${new URLSearchParams({ lastModifiedDateTime: SYNC_FROM, lastModifiedDateTimeCondition: '>=' })}`;
@@ -156,23 +174,15 @@ async function runCustomers(context: BenchContext, samples: number): Promise<Par
 async function runInvoices(context: BenchContext, samples: number): Promise<PartResult> {
   const size = Number(context.options['filtered.invoices'] ?? 1_000_000);
   const companyId = `bench-invoices-${sizeLabel(size)}`;
-  const sql = new Client({ connectionString: context.databaseUrls['supplier-invoices-v1'] });
-  await sql.connect();
-  let filters;
-  try {
-    await loadSupplierInvoices(sql, {
-      companies: [{ companyId, count: size }, { companyId: 'bench-invoices-noise', count: Math.max(1000, Math.round(size / 20)) }],
-      seed: context.seed,
-      log: (line) => context.log(`  ${line}`),
-    });
-    filters = await supplierInvoiceFilterCases(sql, companyId);
-  } finally {
-    await sql.end();
-  }
-  const token = await signDevToken(context.keys.privateKeyPem, { companies: [companyId], scope: 'erp:read', expiresInSeconds: 24 * 3600 });
-  const url: Url = (query, pageSize, pageNumber) =>
-    `${context.gatewayUrl}/v1/supplierInvoice?${new URLSearchParams({ ...query, pageSize: String(pageSize), pageNumber: String(pageNumber) })}`;
-  const cases = await measureFilters(context, filters, 'invoices: no filter', url, readHeaders(token, companyId), samples);
+  const { cases } = await loadAndMeasure(context, samples, {
+    service: 'supplier-invoices-v1',
+    path: '/v1/supplierInvoice',
+    companyId,
+    unfiltered: 'invoices: no filter',
+    load: (sql, log) =>
+      loadSupplierInvoices(sql, { companies: [{ companyId, count: size }, { companyId: 'bench-invoices-noise', count: noiseCount(size) }], seed: context.seed, log }),
+    filters: (sql) => supplierInvoiceFilterCases(sql, companyId),
+  });
   return {
     cases,
     notes: [
