@@ -7,6 +7,8 @@ import {
 } from './supplier-invoices/supplier-invoice.entity';
 import { CreateSupplierInvoices1763900000000 } from './migrations/1763900000000-create-supplier-invoices';
 import { EnableRowLevelSecurity1764500000000 } from './migrations/1764500000000-enable-row-level-security';
+import { CreateSupplierInvoiceBuckets1765300000000 } from './migrations/1765300000000-create-supplier-invoice-buckets';
+import { CoverSupplierInvoiceListIndexes1765300000001 } from './migrations/1765300000001-cover-supplier-invoice-list-indexes';
 
 /** Everything this service keeps in its database; the migrations are the schema's source of truth. */
 export const SUPPLIER_INVOICES_ENTITIES = [
@@ -19,6 +21,8 @@ export const SUPPLIER_INVOICES_ENTITIES = [
 export const SUPPLIER_INVOICES_MIGRATIONS = [
   CreateSupplierInvoices1763900000000,
   EnableRowLevelSecurity1764500000000,
+  CreateSupplierInvoiceBuckets1765300000000,
+  CoverSupplierInvoiceListIndexes1765300000001,
   // The outbox of this service's events and the processed-events record of its consumer (libs/messaging).
   ...MESSAGING_MIGRATIONS,
 ];

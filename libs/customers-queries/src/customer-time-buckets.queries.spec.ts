@@ -42,7 +42,7 @@ describe('customerTimeBucketedPageQuery with one range', () => {
     const q = customerTimeBucketedPageQuery('1000001', parse({ status: 'Active', lastModifiedDateTime: '2020-01-01', lastModifiedDateTimeCondition: '>=' }));
     // The choice: the cells before and after the boundary bucket, each counted up to a cap.
     expect(q.text).toMatch(
-      /WITH side AS MATERIALIZED \(SELECT \(\(SELECT count\(\*\) FROM \(SELECT FROM customer_time_buckets WHERE company_id = \$1 AND modified_bucket <= customer_time_bucket\(\$5::timestamptz\) LIMIT 2000\) o\)\s+< \(SELECT count\(\*\) FROM \(SELECT FROM customer_time_buckets WHERE company_id = \$1 AND modified_bucket > customer_time_bucket\(\$5::timestamptz\) LIMIT 2000\) i\)\) AS outside\)/,
+      /WITH side AS MATERIALIZED \(SELECT \(SELECT count\(\*\) FROM \(SELECT FROM customer_time_buckets WHERE company_id = \$1 AND modified_bucket <= customer_time_bucket\(\$5::timestamptz\) LIMIT 2000\) side\) < \(SELECT count\(\*\) FROM \(SELECT FROM customer_time_buckets WHERE company_id = \$1 AND modified_bucket > customer_time_bucket\(\$5::timestamptz\) LIMIT 2000\) side\) AS outside\)/,
     );
     // Inside: the cells after the boundary bucket, unless the other side was chosen.
     expect(q.text).toMatch(/AND modified_bucket > customer_time_bucket\(\$5::timestamptz\) AND NOT \(SELECT outside FROM side\)/);

@@ -1,6 +1,6 @@
-import type { V1DateTimeFilter } from '@erp/paging';
+import { isRangeOperator, pageParameters, timeBucketedCountsSql, type TimeBucketCells, type TimeRange, type V1DateTimeFilter } from '@erp/paging';
 import type { CustomerListQuery } from './customer-list.query';
-import { bucketSeekPageSql, CUSTOMER_JSON, LIST_BUCKET_BITS, type SqlQuery } from './customers.queries';
+import { bucketSeekPageSql, CUSTOMER_JSON, customersList, type SqlQuery } from './customers.queries';
 
 /**
  * Width of a time bucket of `customer_time_buckets`, as a shift of epoch seconds (2^21 s, about
@@ -9,8 +9,13 @@ import { bucketSeekPageSql, CUSTOMER_JSON, LIST_BUCKET_BITS, type SqlQuery } fro
  */
 export const TIME_BUCKET_BITS = 21;
 
-/** How many cells of each side of a single range are counted to choose the side to sum (see below). */
-const SIDE_COUNT_CAP = 2000;
+const CUSTOMER_TIME_CELLS: TimeBucketCells = {
+  table: 'customer_time_buckets',
+  timeFunction: 'customer_time_bucket',
+  timeBits: TIME_BUCKET_BITS,
+  // One range is counted from the cheaper side (the cells' time indexes: migration 1765500000000).
+  totals: { table: 'customer_list_buckets', bucketColumn: 'bucket' },
+};
 
 interface TimeDimension {
   filter: V1DateTimeFilter;
@@ -55,55 +60,14 @@ export function isTimeBucketedListQuery(query: CustomerListQuery): boolean {
  * The order stays `internal_id`, the same as every other list.
  */
 export function customerTimeBucketedPageQuery(companyId: string, query: CustomerListQuery, json = CUSTOMER_JSON): SqlQuery {
-  const values: unknown[] = [companyId, query.page.pageSize, query.page.offset];
-  const param = (value: unknown) => {
-    values.push(value);
-    return `$${values.length}`;
-  };
+  const { values, param } = pageParameters(companyId, query.page);
   const status = query.status === undefined ? '' : ` AND status = ${param(query.status)}`;
-  const rowStatus = status.replace('status', 'c.status');
-  const dimensions = timeDimensions(query).map((d) => {
-    const at = `${param(d.filter.value)}::timestamptz`;
-    const bucket = `customer_time_bucket(${at})`;
-    const upward = d.filter.operator.startsWith('>');
-    // Operators come from the parser's fixed set, never from raw input.
-    const inside = `${d.bucket} ${upward ? '>' : '<'} ${bucket}`;
-    const notInside = `${d.bucket} ${upward ? '<=' : '>='} ${bucket}`;
-    return {
-      exact: `${d.column} ${d.filter.operator} ${at}`,
-      inside,
-      notInside,
-      // Whether fewer cells lie outside the range than inside, counting each side's index entries
-      // only up to a cap: a side with more is large either way, and then the cells inside are read.
-      fewerCellsOutside: `((SELECT count(*) FROM (SELECT FROM customer_time_buckets WHERE company_id = $1 AND ${notInside} LIMIT ${SIDE_COUNT_CAP}) o)
-                          < (SELECT count(*) FROM (SELECT FROM customer_time_buckets WHERE company_id = $1 AND ${inside} LIMIT ${SIDE_COUNT_CAP}) i))`,
-      boundary: `${d.column} >= to_timestamp((${bucket}::bigint << ${TIME_BUCKET_BITS})::float8)
-                 AND ${d.column} < to_timestamp(((${bucket} + 1)::bigint << ${TIME_BUCKET_BITS})::float8)`,
-    };
-  });
-  const exact = dimensions.map((d) => ` AND ${d.exact}`).join('');
-  const boundaryCounts = dimensions.map((d, i) => {
-    const earlier = dimensions.slice(0, i).map((e) => ` AND NOT (${e.boundary})`).join('');
-    return `SELECT c.internal_id >> ${LIST_BUCKET_BITS}, count(*) FROM customers c
-            WHERE c.company_id = $1${rowStatus}${exact} AND ${d.boundary}${earlier} GROUP BY 1`;
-  });
-  const cellsInside = (guard: string) => `SELECT id_bucket, sum(row_count) FROM customer_time_buckets
-                 WHERE company_id = $1${status} AND ${dimensions.map((d) => d.inside).join(' AND ')}${guard} GROUP BY 1`;
-  let cells = cellsInside('');
-  if (dimensions.length === 1) {
-    // One range: when fewer cells lie outside it than inside (a sync from before most changes), the
-    // cells inside are the id bucket's total (customer_list_buckets) minus the cells outside, and
-    // the boundary bucket (counted from the index below) is subtracted with them. Both branches are
-    // in the statement; the guard, evaluated once, leaves one of them empty without reading it. A
-    // side's extent in time says little about its cells (recent buckets hold cells of every id
-    // bucket), so the guard counts them, up to SIDE_COUNT_CAP per side.
-    const [d] = dimensions;
-    cells = `WITH side AS MATERIALIZED (SELECT ${d.fewerCellsOutside} AS outside)
-             ${cellsInside(' AND NOT (SELECT outside FROM side)')}
-             UNION ALL SELECT bucket, sum(row_count) FROM customer_list_buckets
-               WHERE company_id = $1${status} AND (SELECT outside FROM side) GROUP BY 1
-             UNION ALL SELECT id_bucket, -sum(row_count) FROM customer_time_buckets
-               WHERE company_id = $1${status} AND ${d.notInside} AND (SELECT outside FROM side) GROUP BY 1`;
+  // Operators come from the parser's fixed set, never from raw input; '=' never gets here.
+  const ranges: TimeRange[] = [];
+  for (const d of timeDimensions(query)) {
+    if (!isRangeOperator(d.filter.operator)) throw new Error('= is not answered by the time buckets');
+    ranges.push({ operator: d.filter.operator, at: `${param(d.filter.value)}::timestamptz`, column: d.column, bucket: d.bucket });
   }
-  return { text: bucketSeekPageSql([cells, ...boundaryCounts].join('\n UNION ALL '), `${rowStatus}${exact}`, json), values };
+  const counts = timeBucketedCountsSql(customersList(json), CUSTOMER_TIME_CELLS, ranges, status, status.replace('status', 'c.status'));
+  return { text: bucketSeekPageSql(counts.perBucket, counts.rowConditions, json), values };
 }

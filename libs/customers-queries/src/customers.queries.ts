@@ -1,3 +1,4 @@
+import { bucketSeekPageSql as sharedBucketSeekPageSql, type BucketedList } from '@erp/paging';
 import type { CustomerListQuery } from './customer-list.query';
 
 /**
@@ -118,35 +119,18 @@ export function customerBucketedPageQuery(companyId: string, query: CustomerList
 }
 
 /**
- * The statement of a bucketed page ($1 company, $2 pageSize, $3 offset): `perBucket` yields
- * (id bucket, row count) rows, several per bucket allowed; the exact total is their sum, and the
- * page starts in the id bucket where the running count passes the offset, skipping at most one
- * bucket of index entries; the scan also stops at the end of the bucket where the page's last row
- * lies (a short last page would otherwise read every later entry of an index that holds rows not
- * matching the filter). Every row carries the total; an empty page has no rows (nor needs one).
- * `rowConditions` (after the company) must select exactly the rows that `perBucket` counts; `json`
- * is the row's rendering (the v1 record by default, the v3 view's for `/api/v3/Customers`).
+ * The statement of a bucketed page over `customers c` (see `bucketSeekPageSql` of `@erp/paging`):
+ * `perBucket` yields (id bucket, row count) rows; `rowConditions` (after the company) select
+ * exactly the rows it counts; `json` is the row's rendering (the v1 record by default, the v3
+ * view's for `/api/v3/Customers`).
  */
 export function bucketSeekPageSql(perBucket: string, rowConditions: string, json = CUSTOMER_JSON): string {
-  return `WITH per_bucket (bucket, n) AS (${perBucket}
-           ), counts AS (
-             SELECT bucket, n, sum(n) OVER (ORDER BY bucket) AS upto
-             FROM (SELECT bucket, sum(n) AS n FROM per_bucket GROUP BY bucket) merged
-           ), start AS (
-             SELECT bucket, upto - n AS before FROM counts WHERE upto > $3 ORDER BY bucket LIMIT 1
-           ), stop AS (
-             SELECT coalesce((SELECT bucket FROM counts WHERE upto >= $3::bigint + $2::bigint ORDER BY bucket LIMIT 1),
-                             (SELECT max(bucket) FROM counts)) AS bucket
-           ), page AS (
-             SELECT c.internal_id FROM customers c
-             WHERE c.company_id = $1${rowConditions}
-               AND c.internal_id >= (SELECT bucket << ${LIST_BUCKET_BITS} FROM start)
-               AND c.internal_id < (SELECT (bucket + 1) << ${LIST_BUCKET_BITS} FROM stop)
-             ORDER BY c.internal_id LIMIT $2 OFFSET (SELECT $3 - before FROM start)
-           )
-           SELECT (SELECT sum(n) FROM counts)::int AS total, ${json} AS json
-           FROM page JOIN customers c ON c.internal_id = page.internal_id
-           ORDER BY c.internal_id`;
+  return sharedBucketSeekPageSql(customersList(json), perBucket, rowConditions);
+}
+
+/** The customers table as a bucketed list. */
+export function customersList(json = CUSTOMER_JSON): BucketedList {
+  return { table: 'customers', alias: 'c', idBits: LIST_BUCKET_BITS, json };
 }
 
 export function customerByNumberQuery(companyId: string, number: string): SqlQuery {

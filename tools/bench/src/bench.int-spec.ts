@@ -8,6 +8,7 @@ import { createCustomersBaseline } from './baseline/customers-baseline';
 import { createSalesOrdersBaseline } from './baseline/sales-orders-baseline';
 import { loadCustomers } from './data/customers.generator';
 import { loadSalesOrders } from './data/sales-orders.generator';
+import { loadSupplierInvoices } from './data/supplier-invoices.generator';
 import { markdownReport } from './framework/report';
 import { runScenarios, startBenchSystem } from './framework/run-bench';
 import type { LoadSettings } from './framework/scenario';
@@ -18,7 +19,7 @@ import { mixedScenario } from './scenarios/mixed.scenario';
 import { salesOrdersExpandScenario } from './scenarios/sales-orders-expand.scenario';
 
 const COMPANY = 'bench-body-check';
-const SCENARIOS = [customersListScenario, salesOrdersExpandScenario, mixedScenario, attachmentsScenario];
+const SCENARIOS = [customersListScenario, salesOrdersExpandScenario, mixedScenario, attachmentsScenario, filteredPagingScenario];
 const TINY: LoadSettings = { connections: 4, durationSeconds: 2, warmupSeconds: 0, rounds: 1 };
 let system: RunningSystem;
 const databases: string[] = [];
@@ -129,7 +130,7 @@ describe('tools/bench against the real system', () => {
     const results = await runScenarios(system, {
       scenarios: [filteredPagingScenario],
       load: TINY,
-      options: { 'filtered.customers': '3000', 'filtered.samples': '1', 'filtered.syncBudgetSeconds': '60' },
+      options: { 'filtered.customers': '3000', 'filtered.invoices': '2000', 'filtered.samples': '1', 'filtered.syncBudgetSeconds': '60' },
       log: (line) => lines.push(line),
     });
     const [report] = results.scenarios;
@@ -145,7 +146,56 @@ describe('tools/bench against the real system', () => {
     const sync = report.targets.find((t) => t.description.startsWith('full sync'));
     expect(Number.isFinite(sync?.value)).toBe(true);
     expect(report.notes?.join(' ')).toContain('3000 records');
+    // The invoice part: its own unfiltered denominator, every filter's total from the loaded rows.
+    const invoices = report.cases.filter((c) => c.name.startsWith('invoices: '));
+    expect(invoices.length).toBeGreaterThan(15);
+    expect(invoices[0].name).toBe('invoices: no filter');
+    expect(invoices.find((c) => c.name === 'invoices: lastModified >= (all rows)')?.facts['totalCount']).toBe(2000);
+    for (const c of invoices) expect(Number.isFinite(c.ratios['first/unfiltered first'])).toBe(true);
+    expect(report.targets.some((t) => t.description.startsWith('invoices: supplier (largest)'))).toBe(true);
+  }, 180_000);
+
+  it('runs only the parts --filtered.parts names', async () => {
+    const results = await runScenarios(system, {
+      scenarios: [filteredPagingScenario],
+      load: TINY,
+      options: { 'filtered.parts': 'invoices', 'filtered.invoices': '1500', 'filtered.samples': '1' },
+    });
+    const [report] = results.scenarios;
+    expect(report.cases.every((c) => c.name.startsWith('invoices: '))).toBe(true);
+    expect(report.targets.some((t) => t.description.startsWith('full sync'))).toBe(false);
+    await expect(runScenarios(system, { scenarios: [filteredPagingScenario], load: TINY, options: { 'filtered.parts': 'invoice' } })).rejects.toThrow(/filtered.parts/);
   }, 120_000);
+
+  it('loads supplier invoices whose amounts follow the service rules, and the service keeps numbering after them', async () => {
+    const sql = new Client({ connectionString: system.databaseUrls['supplier-invoices-v1'] });
+    await sql.connect();
+    try {
+      const company = 'bench-invoices-check';
+      const report = await loadSupplierInvoices(sql, { companies: [{ companyId: company, count: 900 }, { companyId: 'bench-invoices-other', count: 100 }], seed: 3 });
+      expect(report.byCompany).toEqual({ [company]: 900, 'bench-invoices-other': 100 });
+      expect(report.lines).toBeGreaterThanOrEqual(1000);
+      expect(report.lines).toBeLessThanOrEqual(3000);
+      const { rows: wrong } = await sql.query(
+        `SELECT i.reference_number FROM supplier_invoices i
+         WHERE i.company_id = $1 AND (i.amount <> i.vat_amount + (SELECT sum(l.amount) FROM supplier_invoice_lines l WHERE l.invoice_id = i.internal_id)
+           OR i.balance <> CASE WHEN i.status = 'Closed' THEN 0 ELSE i.amount END
+           OR EXISTS (SELECT 1 FROM supplier_invoice_lines l WHERE l.invoice_id = i.internal_id AND l.amount <> round(l.quantity * l.unit_price, 2)))`,
+        [company],
+      );
+      expect(wrong).toEqual([]);
+      const token = await signDevToken(system.keys.privateKeyPem, { companies: [company], scope: 'erp:read erp:write' });
+      const created = await fetch(`${system.serviceUrls['supplier-invoices-v1']}/v1/supplierInvoice`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'ipp-company-id': company, 'ipp-application-type': 'erp-bench', 'content-type': 'application/json' },
+        body: JSON.stringify({ supplier: { number: 'S00001' } }),
+      });
+      expect(created.status).toBe(201);
+      expect(((await created.json()) as { referenceNumber: string }).referenceNumber).toBe('000901');
+    } finally {
+      await sql.end();
+    }
+  }, 60_000);
 
   it('the sales orders baseline answers byte for byte what sales-orders-v3 answers, nextPage links included', async () => {
     const company = 'bench-orders-check';

@@ -12,11 +12,13 @@ export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
  */
 @Entity({ name: 'supplier_invoices' })
 @Index('supplier_invoices_company_reference_key', ['companyId', 'referenceNumber'], { unique: true })
-@Index('supplier_invoices_company_order_idx', ['companyId', 'internalId'])
-@Index('supplier_invoices_company_status_idx', ['companyId', 'status', 'internalId'])
-@Index('supplier_invoices_company_supplier_idx', ['companyId', 'supplierNumber', 'internalId'])
-@Index('supplier_invoices_company_type_idx', ['companyId', 'documentType', 'internalId'])
-@Index('supplier_invoices_company_modified_idx', ['companyId', 'lastModifiedAt'])
+// The list's covering indexes (INCLUDE columns, which TypeORM cannot describe): defined by
+// migration 1765300000001, so the drift check leaves them alone.
+@Index('supplier_invoices_company_order_idx', { synchronize: false })
+@Index('supplier_invoices_company_status_idx', { synchronize: false })
+@Index('supplier_invoices_company_supplier_idx', { synchronize: false })
+@Index('supplier_invoices_company_type_idx', { synchronize: false })
+@Index('supplier_invoices_company_modified_idx', { synchronize: false })
 @Check('supplier_invoices_document_type_check', `document_type IN ('Invoice', 'CreditAdj', 'DebitAdj', 'Prepayment')`)
 @Check('supplier_invoices_status_check', `status IN ('Hold', 'Balanced', 'Open', 'Closed')`)
 export class SupplierInvoiceEntity {

@@ -2,6 +2,7 @@ import { getDataSourceToken } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { describeTenantWallRules } from '@erp/testing';
 import { SUPPLIER_INVOICES_TENANT_TABLES } from '../migrations/1764500000000-enable-row-level-security';
+import { SUPPLIER_INVOICE_BUCKET_TENANT_TABLES } from '../migrations/1765300000000-create-supplier-invoice-buckets';
 import { startSupplierInvoicesTestApp, type SupplierInvoicesTestApp } from '../testing/supplier-invoices-test-app';
 
 const A = '1000001';
@@ -42,7 +43,7 @@ describe('supplier-invoices-v1 row-level security', () => {
     await t?.close();
   });
 
-  describeTenantWallRules({ db: () => db, tables: SUPPLIER_INVOICES_TENANT_TABLES, own: A, other: B });
+  describeTenantWallRules({ db: () => db, tables: [...SUPPLIER_INVOICES_TENANT_TABLES, ...SUPPLIER_INVOICE_BUCKET_TENANT_TABLES], own: A, other: B });
 
   it('still answers requests (the API filters by company as before) and background work still sees every company', async () => {
     const list = await t.http.request('/v1/supplierInvoice', { headers: await t.auth.headers({ company: B }) });

@@ -1,5 +1,5 @@
 import type { ClientBase } from 'pg';
-import { copyRows, type CopyValue } from './copy-rows';
+import { advanceNumberCounters, copyRows, copyTimestamp, copyWithIndexesRebuilt, type CopyValue, vacuumAnalyze } from './copy-rows';
 import { SeededRandom } from './random';
 
 /** How many customers one company gets. */
@@ -71,9 +71,6 @@ const COLUMNS = [
 const HISTORY_START = Date.UTC(2021, 0, 1);
 const HISTORY_MS = 5 * 365 * 24 * 3600 * 1000;
 
-function timestamp(ms: number): string {
-  return `${new Date(ms).toISOString().replace('T', ' ').replace('Z', '')}+00`;
-}
 
 /**
  * The rows, companies interleaved as they would be in a shared table (a weighted draw by how
@@ -85,13 +82,7 @@ export function* customerRows(companies: CompanyCustomers[], seed: number): Gene
   const next = companies.map(() => FIRST_NUMBER);
   const total = remaining.reduce((a, b) => a + b, 0);
   for (let i = 0; i < total; i++) {
-    let roll = random.next() * (total - i);
-    let c = 0;
-    while (roll >= remaining[c] || remaining[c] === 0) {
-      roll -= remaining[c];
-      c++;
-    }
-    remaining[c]--;
+    const c = random.takeFrom(remaining, total - i);
     const number = next[c]++;
     const name = `${random.pick(NAME_FIRST)}${random.pick(NAME_SECOND)} ${random.pick(NAME_FORM)}`;
     const country = random.weighted(COUNTRIES);
@@ -122,8 +113,8 @@ export function* customerRows(companies: CompanyCustomers[], seed: number): Gene
       random.next() < 0.9 ? `${country.id}${corporateId}MVA` : null,
       CURRENCY_OF[country.id],
       JSON.stringify(random.weighted(CREDIT_TERMS)),
-      timestamp(created),
-      timestamp(modified),
+      copyTimestamp(created),
+      copyTimestamp(modified),
     ];
   }
 }
@@ -140,49 +131,15 @@ export async function loadCustomers(client: ClientBase, options: LoadCustomersOp
   const rebuild = options.rebuildIndexes ?? total >= 200_000;
   const millis = { copy: 0, indexes: 0, vacuum: 0 };
 
-  let indexDefinitions: string[] = [];
-  if (rebuild) {
-    const { rows } = await client.query<{ name: string; definition: string }>(
-      `SELECT i.relname AS name, pg_get_indexdef(i.oid) AS definition
-       FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid
-       WHERE x.indrelid = 'customers'::regclass AND NOT x.indisprimary AND NOT x.indisunique
-         AND NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conindid = x.indexrelid)`,
-    );
-    indexDefinitions = rows.map((r) => r.definition);
-    for (const r of rows) await client.query(`DROP INDEX ${r.name}`);
-  }
-
-  let started = Date.now();
   log(`copying ${total} customers`);
-  const rows = await copyRows(client, 'customers', COLUMNS, customerRows(options.companies, seed));
-  millis.copy = Date.now() - started;
-
-  if (rebuild) {
-    started = Date.now();
-    log(`rebuilding ${indexDefinitions.length} indexes`);
-    await client.query(`SET maintenance_work_mem = '256MB'`);
-    for (const definition of indexDefinitions) await client.query(definition);
-    await client.query(`RESET maintenance_work_mem`);
-    millis.indexes = Date.now() - started;
-  }
-
-  for (const company of options.companies) {
-    await client.query(
-      `INSERT INTO customer_number_counters (company_id, last_value)
-       SELECT $1::varchar, max(number::bigint) FROM customers WHERE company_id = $1::varchar AND number ~ '^[0-9]+$'
-       ON CONFLICT (company_id) DO UPDATE SET last_value = GREATEST(customer_number_counters.last_value, EXCLUDED.last_value)`,
-      [company.companyId],
-    );
-  }
-
-  started = Date.now();
-  await client.query('VACUUM ANALYZE customers');
+  const loaded = await copyWithIndexesRebuilt(client, 'customers', rebuild, log, () => copyRows(client, 'customers', COLUMNS, customerRows(options.companies, seed)));
+  const rows = loaded.result;
+  millis.copy = loaded.copyMillis;
+  millis.indexes = loaded.indexMillis;
+  const companyIds = options.companies.map((c) => c.companyId);
+  await advanceNumberCounters(client, { counters: 'customer_number_counters', table: 'customers', column: 'number' }, companyIds);
   // The list's bucket counts, filled by the COPY's triggers: statistics and visibility map as well.
-  const { rows: countTables } = await client.query<{ name: string }>(
-    `SELECT relname AS name FROM pg_class WHERE relname IN ('customer_list_buckets', 'customer_time_buckets') AND relkind = 'r'`,
-  );
-  for (const table of countTables) await client.query(`VACUUM ANALYZE ${table.name}`);
-  millis.vacuum = Date.now() - started;
+  millis.vacuum = await vacuumAnalyze(client, ['customers', 'customer_list_buckets', 'customer_time_buckets']);
 
   const counted = await client.query<{ company_id: string; status: string; n: number }>(
     `SELECT company_id, status, count(*)::int AS n FROM customers WHERE company_id = ANY($1) GROUP BY 1, 2`,

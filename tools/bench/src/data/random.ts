@@ -43,4 +43,19 @@ export class SeededRandom {
     for (let i = 0; i < count; i++) text += String(Math.floor(this.next() * 10));
     return text;
   }
+
+  /**
+   * Draws one of several groups weighted by how many items each still has (`remaining`, summing to
+   * `left`) and takes one from it: companies interleaved as in a shared table.
+   */
+  takeFrom(remaining: number[], left: number): number {
+    let roll = this.next() * left;
+    let c = 0;
+    while (roll >= remaining[c] || remaining[c] === 0) {
+      roll -= remaining[c];
+      c++;
+    }
+    remaining[c]--;
+    return c;
+  }
 }

@@ -1,3 +1,4 @@
+import { bucketSeekPageSql, isRangeOperator, pageParameters, timeBucketedCountsSql, type BucketedList, type TimeBucketCells, type TimeRange } from '@erp/paging';
 import type { SupplierInvoiceListQuery } from '../supplier-invoice-list.query';
 
 /**
@@ -44,45 +45,61 @@ export interface SqlQuery {
   values: unknown[];
 }
 
-/** WHERE clause of a list request: always scoped by company, then each filter given. */
-function whereClause(companyId: string, query: SupplierInvoiceListQuery): { sql: string; values: unknown[] } {
-  const values: unknown[] = [companyId];
-  const conditions = ['i.company_id = $1'];
-  const add = (condition: (placeholder: string) => string, value: unknown) => {
-    values.push(value);
-    conditions.push(condition(`$${values.length}`));
-  };
-  if (query.status !== undefined) add((p) => `i.status = ${p}`, query.status);
-  if (query.supplier !== undefined) add((p) => `i.supplier_number = ${p}`, query.supplier);
-  if (query.documentType !== undefined) add((p) => `i.document_type = ${p}`, query.documentType);
-  // Operators come from a fixed set checked by the parser, never from raw input.
-  const { lastModified } = query;
-  if (lastModified) add((p) => `i.last_modified_at ${lastModified.operator} ${p}::timestamptz`, lastModified.value);
-  return { sql: conditions.join(' AND '), values };
+/**
+ * Width of an id bucket (`internal_id >> 14`) and of a time bucket (2^21 s of epoch time, about 24
+ * days) of `supplier_invoice_buckets`: must equal the shifts of migration 1765300000000 (its
+ * triggers and `supplier_invoice_time_bucket()`).
+ */
+export const INVOICE_ID_BUCKET_BITS = 14;
+export const INVOICE_TIME_BUCKET_BITS = 21;
+
+const INVOICES: BucketedList = { table: 'supplier_invoices', alias: 'i', idBits: INVOICE_ID_BUCKET_BITS, json: SUPPLIER_INVOICE_JSON };
+const INVOICE_CELLS: TimeBucketCells = { table: 'supplier_invoice_buckets', timeFunction: 'supplier_invoice_time_bucket', timeBits: INVOICE_TIME_BUCKET_BITS };
+
+/**
+ * Whether the count cells answer this request: any of `status`, `documentType` and a
+ * `lastModifiedDateTime` range (not `=`), or none. `supplier` and `=` are counted from the rows.
+ */
+export function isCellCountedListQuery(query: SupplierInvoiceListQuery): boolean {
+  return query.supplier === undefined && (query.lastModified === undefined || isRangeOperator(query.lastModified.operator));
 }
 
 /**
- * One page: the page's ids first (over an index), then the JSON of those rows only. With
- * `SELECT json ... OFFSET` Postgres builds the JSON, lines and attachments included, of every
- * skipped row too: 1.5 s for page 400 of 100 at 200k invoices, against 6 ms for page 1.
+ * One page of any filter, with the exact total, in one statement whose time does not grow with the
+ * page number (`bucketSeekPageSql` of `@erp/paging`): the count per id bucket (2^14 internal ids)
+ * comes either
+ * - from `supplier_invoice_buckets` (isCellCountedListQuery): the cells of the status and
+ *   document type asked for, whose time bucket lies strictly inside the `lastModifiedDateTime`
+ *   range, plus the range's boundary time bucket counted exactly from the covering index
+ *   `(company_id, last_modified_at, internal_id) INCLUDE (status, document_type)`; or
+ * - from the rows themselves (`supplier`, `lastModifiedDateTime` with `=`): an index-only count of
+ *   the supplier's or the instant's rows, grouped by id bucket. Both are selective: one supplier
+ *   holds at most a few percent of a company's invoices, one instant a handful.
+ * The total is their sum; the page starts in the id bucket where the running count passes the
+ * offset, so at most one bucket of index entries is skipped; JSON is built for the page's rows only.
  */
 export function supplierInvoicePageQuery(companyId: string, query: SupplierInvoiceListQuery): SqlQuery {
-  const where = whereClause(companyId, query);
-  const n = where.values.length;
-  return {
-    // internal_id is unique: the order is total, so pages neither overlap nor skip.
-    text: `SELECT ${SUPPLIER_INVOICE_JSON} AS json
-           FROM (SELECT i.internal_id FROM supplier_invoices i WHERE ${where.sql}
-                 ORDER BY i.internal_id LIMIT $${n + 1} OFFSET $${n + 2}) page
-           JOIN supplier_invoices i ON i.internal_id = page.internal_id AND i.company_id = $1
-           ORDER BY i.internal_id`,
-    values: [...where.values, query.page.pageSize, query.page.offset],
-  };
-}
-
-export function supplierInvoiceCountQuery(companyId: string, query: SupplierInvoiceListQuery): SqlQuery {
-  const where = whereClause(companyId, query);
-  return { text: `SELECT count(*)::int AS total FROM supplier_invoices i WHERE ${where.sql}`, values: where.values };
+  const { values, param } = pageParameters(companyId, query.page);
+  const conditions: Array<[column: string, value: string]> = [];
+  if (query.status !== undefined) conditions.push(['status', param(query.status)]);
+  if (query.documentType !== undefined) conditions.push(['document_type', param(query.documentType)]);
+  const cellConditions = conditions.map(([column, p]) => ` AND ${column} = ${p}`).join('');
+  const rowConditions = conditions.map(([column, p]) => ` AND i.${column} = ${p}`).join('');
+  const { lastModified } = query;
+  if (isCellCountedListQuery(query)) {
+    const ranges: TimeRange[] = [];
+    if (lastModified && isRangeOperator(lastModified.operator)) {
+      ranges.push({ operator: lastModified.operator, at: `${param(lastModified.value)}::timestamptz`, column: 'i.last_modified_at', bucket: 'modified_bucket' });
+    }
+    const counts = timeBucketedCountsSql(INVOICES, INVOICE_CELLS, ranges, cellConditions, rowConditions);
+    return { text: bucketSeekPageSql(INVOICES, counts.perBucket, counts.rowConditions), values };
+  }
+  // Operators come from a fixed set checked by the parser, never from raw input.
+  let exact = rowConditions;
+  if (query.supplier !== undefined) exact += ` AND i.supplier_number = ${param(query.supplier)}`;
+  if (lastModified) exact += ` AND i.last_modified_at ${lastModified.operator} ${param(lastModified.value)}::timestamptz`;
+  const perBucket = `SELECT i.internal_id >> ${INVOICE_ID_BUCKET_BITS}, count(*) FROM supplier_invoices i WHERE i.company_id = $1${exact} GROUP BY 1`;
+  return { text: bucketSeekPageSql(INVOICES, perBucket, exact), values };
 }
 
 export function supplierInvoiceByReferenceQuery(companyId: string, referenceNumber: string): SqlQuery {

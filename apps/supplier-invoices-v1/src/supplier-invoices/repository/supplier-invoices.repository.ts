@@ -8,7 +8,7 @@ import type { NumberedLine } from '../rules/supplier-invoice-rules';
 import type { SupplierInvoiceListQuery } from '../supplier-invoice-list.query';
 import type { InvoiceStatus } from '../supplier-invoice.entity';
 import { type InvoiceChanges, invoiceAssignments } from './invoice-changes';
-import { SUPPLIER_INVOICE_JSON, supplierInvoiceByReferenceQuery, supplierInvoiceCountQuery, supplierInvoicePageQuery } from './supplier-invoices.queries';
+import { SUPPLIER_INVOICE_JSON, supplierInvoiceByReferenceQuery, supplierInvoicePageQuery } from './supplier-invoices.queries';
 
 /** An invoice as the API returns it: its JSON text and its version (the ETag value). */
 export interface SupplierInvoiceRecord {
@@ -30,15 +30,14 @@ export class SupplierInvoicesRepository {
     return this.db.transaction(work);
   }
 
-  /** One page's JSON rows and the filter's total; the count and the page are read concurrently. */
+  /**
+   * One page's JSON rows and the filter's exact total, in one statement (see
+   * `supplierInvoicePageQuery`); an empty page has no rows and needs no total (0).
+   */
   async page(companyId: string, query: SupplierInvoiceListQuery): Promise<{ rows: string[]; total: number }> {
     const page = supplierInvoicePageQuery(companyId, query);
-    const count = supplierInvoiceCountQuery(companyId, query);
-    const [rows, counted] = await Promise.all([
-      this.db.query<Array<{ json: string }>>(page.text, page.values),
-      this.db.query<Array<{ total: number }>>(count.text, count.values),
-    ]);
-    return { rows: rows.map((r) => r.json), total: counted[0].total };
+    const rows = await this.db.query<Array<{ json: string; total: number }>>(page.text, page.values);
+    return { rows: rows.map((r) => r.json), total: rows[0]?.total ?? 0 };
   }
 
   async find(companyId: string, referenceNumber: string): Promise<SupplierInvoiceRecord | undefined> {

@@ -1,0 +1,173 @@
+import type { ComparisonOperator } from './v1-date-filter';
+
+/**
+ * The table a bucketed list pages over. Its rows are ordered by a unique bigint `internal_id`; an
+ * id bucket is `internal_id >> idBits`. Each team keeps its own tables, cells and JSON; this only
+ * assembles the statement around them.
+ */
+export interface BucketedList {
+  /** The table, e.g. `customers`. */
+  table: string;
+  /** Its alias in `json` and in the row conditions, e.g. `c`. */
+  alias: string;
+  /** Width of an id bucket as a shift of `internal_id` (both sides must use the same). */
+  idBits: number;
+  /** The row's rendering, built by Postgres from the alias's columns. */
+  json: string;
+}
+
+/**
+ * The statement of a bucketed page ($1 company, $2 pageSize, $3 offset): `perBucket` yields
+ * (id bucket, row count) rows, several per bucket allowed; the exact total is their sum, and the
+ * page starts in the id bucket where the running count passes the offset, skipping at most one
+ * bucket of index entries; the scan also stops at the end of the bucket where the page's last row
+ * lies (a short last page would otherwise read every later entry of an index that holds rows not
+ * matching the filter). Every row carries the total (`total`); an empty page has no rows (nor
+ * needs one). `rowConditions` (each starting with ` AND `, after the company) must select exactly
+ * the rows that `perBucket` counts. JSON is built for the page's rows only.
+ */
+export function bucketSeekPageSql(list: BucketedList, perBucket: string, rowConditions: string): string {
+  const { table, alias: a, idBits } = list;
+  return `WITH per_bucket (bucket, n) AS (${perBucket}
+           ), counts AS (
+             SELECT bucket, n, sum(n) OVER (ORDER BY bucket) AS upto
+             FROM (SELECT bucket, sum(n) AS n FROM per_bucket GROUP BY bucket) merged
+           ), start AS (
+             SELECT bucket, upto - n AS before FROM counts WHERE upto > $3 ORDER BY bucket LIMIT 1
+           ), stop AS (
+             SELECT coalesce((SELECT bucket FROM counts WHERE upto >= $3::bigint + $2::bigint ORDER BY bucket LIMIT 1),
+                             (SELECT max(bucket) FROM counts)) AS bucket
+           ), page AS (
+             SELECT ${a}.internal_id FROM ${table} ${a}
+             WHERE ${a}.company_id = $1${rowConditions}
+               AND ${a}.internal_id >= (SELECT bucket << ${idBits} FROM start)
+               AND ${a}.internal_id < (SELECT (bucket + 1) << ${idBits} FROM stop)
+             ORDER BY ${a}.internal_id LIMIT $2 OFFSET (SELECT $3 - before FROM start)
+           )
+           SELECT (SELECT sum(n) FROM counts)::int AS total, ${list.json} AS json
+           FROM page JOIN ${table} ${a} ON ${a}.internal_id = page.internal_id
+           ORDER BY ${a}.internal_id`;
+}
+
+/**
+ * Counts kept per time bucket: a cells table holding, per id bucket and per time bucket of one or
+ * more timestamps, the exact number of rows (kept by the owner's statement triggers). A time
+ * bucket is `timeFunction(at)`, which must equal `floor(epoch seconds) >> timeBits`.
+ */
+export interface TimeBucketCells {
+  /** The cells table; its id bucket column is `id_bucket`, its count `row_count`, and it has `company_id`. */
+  table: string;
+  /** The SQL function giving a timestamp's bucket, e.g. `customer_time_bucket`. */
+  timeFunction: string;
+  timeBits: number;
+  /**
+   * The rows per id bucket without a time range, if the owner keeps them (e.g.
+   * `customer_list_buckets`): with it, a single range may be counted as these totals minus the
+   * cells outside it. The cells table must then have an index on `(company_id, <bucket column>)`
+   * for each time bucket column: the choice of side counts their entries.
+   */
+  totals?: { table: string; bucketColumn: string };
+}
+
+/** How many cells of each side of a single range are counted to choose the side to sum. */
+const SIDE_COUNT_CAP = 2000;
+
+/** The operators the cells answer; `=` matches one instant and is counted from the rows. */
+export type RangeOperator = Exclude<ComparisonOperator, '='>;
+
+export function isRangeOperator(operator: ComparisonOperator): operator is RangeOperator {
+  return operator !== '=';
+}
+
+/** One timestamp filter over the cells. */
+export interface TimeRange {
+  operator: RangeOperator;
+  /** The instant as SQL, e.g. `$5::timestamptz`. */
+  at: string;
+  /** The row's column, alias included, e.g. `c.last_modified_at`. */
+  column: string;
+  /** The cell's bucket column, e.g. `modified_bucket`. */
+  bucket: string;
+}
+
+/**
+ * The `perBucket` and row conditions of a page filtered by timestamp ranges (and conditions the
+ * cells hold as columns, e.g. status):
+ * - the cells whose time buckets lie strictly inside every range, summed per id bucket;
+ * - plus the rows of each range's boundary time bucket, counted exactly from the rows (a covering
+ *   index on the timestamp makes it an index-only scan of one time bucket); a row in several
+ *   boundary buckets is counted by the first only.
+ * `cellConditions` filter the cells (columns without alias); `rowConditions` are the same
+ * conditions on the rows (with the alias). Both start with ` AND ` or are empty.
+ */
+export function timeBucketedCountsSql(
+  list: BucketedList,
+  cells: TimeBucketCells,
+  ranges: TimeRange[],
+  cellConditions: string,
+  rowConditions: string,
+): { perBucket: string; rowConditions: string } {
+  const a = list.alias;
+  const parts = ranges.map((r) => {
+    const bucket = `${cells.timeFunction}(${r.at})`;
+    return {
+      exact: `${r.column} ${r.operator} ${r.at}`,
+      inside: `${r.bucket} ${r.operator.startsWith('>') ? '>' : '<'} ${bucket}`,
+      boundary: `${r.column} >= to_timestamp((${bucket}::bigint << ${cells.timeBits})::float8)
+                 AND ${r.column} < to_timestamp(((${bucket} + 1)::bigint << ${cells.timeBits})::float8)`,
+    };
+  });
+  const exact = `${rowConditions}${parts.map((p) => ` AND ${p.exact}`).join('')}`;
+  const boundaryCounts = parts.map((p, i) => {
+    const earlier = parts.slice(0, i).map((e) => ` AND NOT (${e.boundary})`).join('');
+    return `SELECT ${a}.internal_id >> ${list.idBits}, count(*) FROM ${list.table} ${a}
+            WHERE ${a}.company_id = $1${exact} AND ${p.boundary}${earlier} GROUP BY 1`;
+  });
+  const inside = parts.map((p) => ` AND ${p.inside}`).join('');
+  const sumInside = (guard: string) => `SELECT id_bucket, sum(row_count) FROM ${cells.table}
+                 WHERE company_id = $1${cellConditions}${inside}${guard} GROUP BY 1`;
+  const sum = ranges.length === 1 && cells.totals ? singleRangeSum(cells, cells.totals, ranges[0], cellConditions, sumInside) : sumInside('');
+  return { perBucket: [sum, ...boundaryCounts].join('\n UNION ALL '), rowConditions: exact };
+}
+
+/**
+ * One range: when fewer cells lie outside it than inside (a sync from before most changes), the
+ * cells inside are the id bucket's total minus the cells outside, the boundary bucket included
+ * (its matching rows are counted from the rows with the other branch). Both branches are in the
+ * statement; the guard, evaluated once, leaves one of them empty without reading it. A side's
+ * extent in time says little about its cells (recent time buckets hold cells of every id bucket),
+ * so the guard counts each side's cells up to SIDE_COUNT_CAP; when both are large it sums the
+ * cells inside.
+ */
+function singleRangeSum(
+  cells: TimeBucketCells,
+  totals: NonNullable<TimeBucketCells['totals']>,
+  range: TimeRange,
+  cellConditions: string,
+  sumInside: (guard: string) => string,
+): string {
+  const bucket = `${cells.timeFunction}(${range.at})`;
+  const upward = range.operator.startsWith('>');
+  const insideCells = `${range.bucket} ${upward ? '>' : '<'} ${bucket}`;
+  const outsideCells = `${range.bucket} ${upward ? '<=' : '>='} ${bucket}`;
+  const countUpToCap = (condition: string) =>
+    `(SELECT count(*) FROM (SELECT FROM ${cells.table} WHERE company_id = $1 AND ${condition} LIMIT ${SIDE_COUNT_CAP}) side)`;
+  return `WITH side AS MATERIALIZED (SELECT ${countUpToCap(outsideCells)} < ${countUpToCap(insideCells)} AS outside)
+             ${sumInside(' AND NOT (SELECT outside FROM side)')}
+             UNION ALL SELECT ${totals.bucketColumn}, sum(row_count) FROM ${totals.table}
+               WHERE company_id = $1${cellConditions} AND (SELECT outside FROM side) GROUP BY 1
+             UNION ALL SELECT id_bucket, -sum(row_count) FROM ${cells.table}
+               WHERE company_id = $1${cellConditions} AND ${outsideCells} AND (SELECT outside FROM side) GROUP BY 1`;
+}
+
+/** Bound parameters of a statement: `$1` company, `$2` pageSize, `$3` offset, then `param(value)`. */
+export function pageParameters(companyId: string, page: { pageSize: number; offset: number }): { values: unknown[]; param: (value: unknown) => string } {
+  const values: unknown[] = [companyId, page.pageSize, page.offset];
+  return {
+    values,
+    param: (value: unknown) => {
+      values.push(value);
+      return `$${values.length}`;
+    },
+  };
+}
