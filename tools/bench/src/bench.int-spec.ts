@@ -129,7 +129,7 @@ describe('tools/bench against the real system', () => {
     const results = await runScenarios(system, {
       scenarios: [filteredPagingScenario],
       load: TINY,
-      options: { 'filtered.customers': '3000', 'filtered.samples': '1', 'filtered.syncBudgetSeconds': '60' },
+      options: { 'filtered.customers': '3000', 'filtered.orders': '3000', 'filtered.samples': '1', 'filtered.syncBudgetSeconds': '60' },
       log: (line) => lines.push(line),
     });
     const [report] = results.scenarios;
@@ -145,7 +145,13 @@ describe('tools/bench against the real system', () => {
     const sync = report.targets.find((t) => t.description.startsWith('full sync'));
     expect(Number.isFinite(sync?.value)).toBe(true);
     expect(report.notes?.join(' ')).toContain('3000 records');
-  }, 120_000);
+    // The orders part: every filter with every orderBy, the unfiltered list counting every order.
+    const orders = report.cases.filter((c) => c.name.startsWith('orders: '));
+    expect(orders.length).toBe(84);
+    expect(orders.find((c) => c.name === 'orders: unfiltered, orderId desc')?.facts['totalCount']).toBe(3000);
+    expect(orders.find((c) => c.name === 'orders: modifiedSince=start (all), created')?.facts['totalCount']).toBe(3000);
+    expect(report.targets.some((t) => t.description.startsWith('orders: status=Open, lastModified desc: '))).toBe(true);
+  }, 180_000);
 
   it('the sales orders baseline answers byte for byte what sales-orders-v3 answers, nextPage links included', async () => {
     const company = 'bench-orders-check';
