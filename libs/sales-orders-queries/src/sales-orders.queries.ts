@@ -197,7 +197,7 @@ function whereClause(companyId: string, query: SalesOrderListQuery): { sql: stri
 }
 
 /** ORDER BY for each orderBy field; every order ends in a unique key, so pages never overlap or skip. */
-function orderByClause(query: SalesOrderListQuery): string {
+export function orderByClause(query: SalesOrderListQuery): string {
   const dir = query.orderBy.direction === 'desc' ? 'DESC' : 'ASC';
   switch (query.orderBy.field) {
     case 'lastModified':
@@ -209,21 +209,31 @@ function orderByClause(query: SalesOrderListQuery): string {
   }
 }
 
+/** The rendering of a list's rows: the full order with the expanded parts, or the summary. */
+export function listJson(query: SalesOrderListQuery): string {
+  return query.expand.size > 0 ? orderJson(query.expand) : SUMMARY_JSON;
+}
+
 /**
- * One page of orders. The page's rows are chosen first (index order, LIMIT/OFFSET over plain
- * columns) and the JSON is built for those rows only: with the JSON in the same SELECT as the
+ * One page of the orders matching `where` (over `o`), in `orderBy`: the page's rows are chosen
+ * first over the index's columns only (LIMIT/OFFSET, no table visit where the index covers the
+ * filter) and the JSON is built for those rows only: with the JSON in the same SELECT as the
  * OFFSET, PostgreSQL would build it (lines included) for every skipped row too, so page N would
  * cost N + 1 pages of work.
  */
+export function orderRowsPageSql(where: string, orderBy: string, limit: string, offset: string, json: string): string {
+  return `SELECT ${json} AS json
+          FROM (SELECT o.internal_id FROM sales_orders o WHERE ${where} ORDER BY ${orderBy} LIMIT ${limit} OFFSET ${offset}) AS page
+          JOIN sales_orders o ON o.internal_id = page.internal_id
+          ORDER BY ${orderBy}`;
+}
+
+/** One page of orders by count + OFFSET (the requests the list cells do not answer: see isCellListQuery). */
 export function orderPageQuery(companyId: string, query: SalesOrderListQuery): SqlQuery {
   const where = whereClause(companyId, query);
   const n = where.values.length;
-  const json = query.expand.size > 0 ? orderJson(query.expand) : SUMMARY_JSON;
-  const orderBy = orderByClause(query);
   return {
-    text: `SELECT ${json} AS json
-           FROM (SELECT o.* FROM sales_orders o WHERE ${where.sql} ORDER BY ${orderBy} LIMIT $${n + 1} OFFSET $${n + 2}) AS o
-           ORDER BY ${orderBy}`,
+    text: orderRowsPageSql(where.sql, orderByClause(query), `$${n + 1}`, `$${n + 2}`, listJson(query)),
     values: [...where.values, query.page.pageSize, query.page.offset],
   };
 }
