@@ -76,7 +76,7 @@ export async function prepareOrderPage(run: RunSql, companyId: string, query: Sa
   }
   const count = orderCountQuery(companyId, query);
   const [{ total }] = await run<{ total: number }>(count.text, count.values);
-  return { total, page: orderPageQuery(companyId, query) };
+  return { total, page: orderPageQuery(companyId, query, total) };
 }
 
 /** A page of the order list (GET /api/v3/SalesOrders[/{type}]), streamed. */

@@ -219,22 +219,38 @@ export function listJson(query: SalesOrderListQuery): string {
  * first over the index's columns only (LIMIT/OFFSET, no table visit where the index covers the
  * filter) and the JSON is built for those rows only: with the JSON in the same SELECT as the
  * OFFSET, PostgreSQL would build it (lines included) for every skipped row too, so page N would
- * cost N + 1 pages of work.
+ * cost N + 1 pages of work. `pick` orders the choice of rows when it differs from the page's order
+ * (a page read from the other end, see orderPageQuery).
  */
-export function orderRowsPageSql(where: string, orderBy: string, limit: string, offset: string, json: string): string {
+export function orderRowsPageSql(where: string, orderBy: string, limit: string, offset: string, json: string, pick = orderBy): string {
   return `SELECT ${json} AS json
-          FROM (SELECT o.internal_id FROM sales_orders o WHERE ${where} ORDER BY ${orderBy} LIMIT ${limit} OFFSET ${offset}) AS page
+          FROM (SELECT o.internal_id FROM sales_orders o WHERE ${where} ORDER BY ${pick} LIMIT ${limit} OFFSET ${offset}) AS page
           JOIN sales_orders o ON o.internal_id = page.internal_id
           ORDER BY ${orderBy}`;
 }
 
-/** One page of orders by count + OFFSET (the requests the list cells do not answer: see isCellListQuery). */
-export function orderPageQuery(companyId: string, query: SalesOrderListQuery): SqlQuery {
+/**
+ * One page of orders by count + OFFSET (the requests the list cells do not answer: see
+ * isCellListQuery). Given the exact `total` (read in the same snapshot), a page in the second half
+ * is read from the other end, in the reverse order with the mirrored offset, and put back in order:
+ * every order ends in a unique key, so the reverse order is exactly the mirror, and the last page
+ * skips no more rows than the first.
+ */
+export function orderPageQuery(companyId: string, query: SalesOrderListQuery, total?: number): SqlQuery {
   const where = whereClause(companyId, query);
   const n = where.values.length;
+  const { pageSize, offset } = query.page;
+  const orderBy = orderByClause(query);
+  if (total !== undefined && offset < total && offset * 2 > total) {
+    const reversed = orderByClause({ ...query, orderBy: { ...query.orderBy, direction: query.orderBy.direction === 'desc' ? 'asc' : 'desc' } });
+    return {
+      text: orderRowsPageSql(where.sql, orderBy, `$${n + 1}`, `$${n + 2}`, listJson(query), reversed),
+      values: [...where.values, Math.min(pageSize, total - offset), Math.max(0, total - offset - pageSize)],
+    };
+  }
   return {
-    text: orderRowsPageSql(where.sql, orderByClause(query), `$${n + 1}`, `$${n + 2}`, listJson(query)),
-    values: [...where.values, query.page.pageSize, query.page.offset],
+    text: orderRowsPageSql(where.sql, orderBy, `$${n + 1}`, `$${n + 2}`, listJson(query)),
+    values: [...where.values, pageSize, offset],
   };
 }
 
