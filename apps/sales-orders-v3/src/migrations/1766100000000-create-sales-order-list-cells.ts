@@ -1,4 +1,5 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { createCountTriggers, dropCountTriggers } from '@erp/database';
 
 /** One table of counts: its name, its key columns after company_id and how a row of sales_orders maps to them. */
 interface CellTable {
@@ -81,23 +82,12 @@ export class CreateSalesOrderListCells1766100000000 implements MigrationInterfac
         RETURN NULL;
       END $$`);
     await q.query(`
-      CREATE TRIGGER sales_orders_list_cells_insert AFTER INSERT ON sales_orders
-      REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION sales_order_list_cells_apply()`);
-    await q.query(`
-      CREATE TRIGGER sales_orders_list_cells_update AFTER UPDATE ON sales_orders
-      REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION sales_order_list_cells_apply()`);
-    await q.query(`
-      CREATE TRIGGER sales_orders_list_cells_delete AFTER DELETE ON sales_orders
-      REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION sales_order_list_cells_apply()`);
-    await q.query(`
       CREATE FUNCTION sales_order_list_cells_clear() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
         TRUNCATE ${TABLES.map((t) => t.name).join(', ')};
         RETURN NULL;
       END $$`);
-    await q.query(`
-      CREATE TRIGGER sales_orders_list_cells_truncate AFTER TRUNCATE ON sales_orders
-      FOR EACH STATEMENT EXECUTE FUNCTION sales_order_list_cells_clear()`);
+    await createCountTriggers(q, 'sales_orders', 'sales_orders_list_cells', 'sales_order_list_cells_apply', 'sales_order_list_cells_clear');
     for (const table of TABLES) {
       await q.query(`
         INSERT INTO ${table.name} (company_id, ${keys(table)}, row_count)
@@ -106,10 +96,7 @@ export class CreateSalesOrderListCells1766100000000 implements MigrationInterfac
   }
 
   async down(q: QueryRunner): Promise<void> {
-    await q.query(`DROP TRIGGER sales_orders_list_cells_truncate ON sales_orders`);
-    await q.query(`DROP TRIGGER sales_orders_list_cells_delete ON sales_orders`);
-    await q.query(`DROP TRIGGER sales_orders_list_cells_update ON sales_orders`);
-    await q.query(`DROP TRIGGER sales_orders_list_cells_insert ON sales_orders`);
+    await dropCountTriggers(q, 'sales_orders', 'sales_orders_list_cells');
     await q.query(`DROP FUNCTION sales_order_list_cells_clear()`);
     await q.query(`DROP FUNCTION sales_order_list_cells_apply()`);
     for (const table of [...TABLES].reverse()) await q.query(`DROP TABLE ${table.name}`);

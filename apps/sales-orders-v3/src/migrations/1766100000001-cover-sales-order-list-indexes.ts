@@ -1,4 +1,5 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { swapIndexConcurrently } from '@erp/database';
 
 /** One list index: its name, the plain definition it replaces and the covering one. */
 interface CoveredIndex {
@@ -47,18 +48,10 @@ export class CoverSalesOrderListIndexes1766100000001 implements MigrationInterfa
   transaction = false;
 
   async up(q: QueryRunner): Promise<void> {
-    for (const index of INDEXES) await swap(q, index.name, index.covering);
+    for (const index of INDEXES) await swapIndexConcurrently(q, 'sales_orders', index.name, index.covering);
   }
 
   async down(q: QueryRunner): Promise<void> {
-    for (const index of [...INDEXES].reverse()) await swap(q, index.name, index.plain);
+    for (const index of [...INDEXES].reverse()) await swapIndexConcurrently(q, 'sales_orders', index.name, index.plain);
   }
-}
-
-async function swap(q: QueryRunner, name: string, definition: string): Promise<void> {
-  const next = `${name}_next`;
-  await q.query(`DROP INDEX CONCURRENTLY IF EXISTS ${next}`);
-  await q.query(`CREATE INDEX CONCURRENTLY ${next} ON sales_orders ${definition}`);
-  await q.query(`DROP INDEX CONCURRENTLY ${name}`);
-  await q.query(`ALTER INDEX ${next} RENAME TO ${name}`);
 }
