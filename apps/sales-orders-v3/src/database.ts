@@ -4,6 +4,8 @@ import { InventoryItemEntity, InventoryLocationEntity, InventoryWarehouseEntity 
 import { CreateSalesOrders1764100000000 } from './migrations/1764100000000-create-sales-orders';
 import { OrderViews1765300000000 } from './migrations/1765300000000-order-views';
 import { CreateInventory1765400000000 } from './migrations/1765400000000-create-inventory';
+import { CreateSalesOrderListCells1766100000000 } from './migrations/1766100000000-create-sales-order-list-cells';
+import { CoverSalesOrderListIndexes1766100000001 } from './migrations/1766100000001-cover-sales-order-list-indexes';
 import { SalesOrderCounterEntity, SalesOrderEntity, SalesOrderLineEntity } from './sales-orders/sales-order.entity';
 
 /**
@@ -21,4 +23,11 @@ export const SALES_ORDERS_ENTITIES = [
   InventoryLocationEntity,
   ...MESSAGING_ENTITIES,
 ];
-export const SALES_ORDERS_MIGRATIONS = [...MESSAGING_MIGRATIONS, CreateSalesOrders1764100000000, OrderViews1765300000000, CreateInventory1765400000000];
+export const SALES_ORDERS_MIGRATIONS = [
+  ...MESSAGING_MIGRATIONS,
+  CreateSalesOrders1764100000000,
+  OrderViews1765300000000,
+  CreateInventory1765400000000,
+  CreateSalesOrderListCells1766100000000,
+  CoverSalesOrderListIndexes1766100000001,
+];

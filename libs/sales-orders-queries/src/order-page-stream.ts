@@ -3,7 +3,8 @@ import type { ClientBase } from 'pg';
 import QueryStream from 'pg-query-stream';
 import { v3NextPage, v3PageChunks } from '@erp/paging';
 import type { SalesOrderListQuery } from './sales-order-list.query';
-import { orderCountQuery, orderPageQuery, type SqlQuery } from './sales-orders.queries';
+import { isCellListQuery, orderCellPageQuery, orderPageStartQuery, type OrderPageStart } from './order-list-cells';
+import { listJson, orderCountQuery, orderPageQuery, type SqlQuery } from './sales-orders.queries';
 
 /** Runs one statement on the page's connection and returns its rows. */
 export type RunSql = <Row>(text: string, values: unknown[]) => Promise<Row[]>;
@@ -63,6 +64,21 @@ export async function openPageStream(
   }
 }
 
+/**
+ * The count and page statements of an order list request: placed by the list cells (one small
+ * statement, then a seek) when they answer it, else an exact count(*) and an OFFSET.
+ */
+export async function prepareOrderPage(run: RunSql, companyId: string, query: SalesOrderListQuery): Promise<{ total: number; page: SqlQuery }> {
+  if (isCellListQuery(query)) {
+    const placed = orderPageStartQuery(companyId, query);
+    const [start] = await run<OrderPageStart>(placed.text, placed.values);
+    return { total: start.total, page: orderCellPageQuery(companyId, query, start, listJson(query)) };
+  }
+  const count = orderCountQuery(companyId, query);
+  const [{ total }] = await run<{ total: number }>(count.text, count.values);
+  return { total, page: orderPageQuery(companyId, query, total) };
+}
+
 /** A page of the order list (GET /api/v3/SalesOrders[/{type}]), streamed. */
 export function openOrderPage(
   client: ClientBase,
@@ -71,12 +87,11 @@ export function openOrderPage(
   request: ListRequest,
   release: (error?: Error) => void,
 ): Promise<Readable> {
-  const count = orderCountQuery(companyId, query);
   return openPageStream(
     client,
     async (run) => {
-      const [{ total }] = await run<{ total: number }>(count.text, count.values);
-      return { total, page: orderPageQuery(companyId, query), nextPage: v3NextPage(request.path, request.rawQuery, query.page, total) };
+      const { total, page } = await prepareOrderPage(run, companyId, query);
+      return { total, page, nextPage: v3NextPage(request.path, request.rawQuery, query.page, total) };
     },
     query.expand.size > 0 ? EXPANDED_BATCH_ROWS : SMALL_BATCH_ROWS,
     release,

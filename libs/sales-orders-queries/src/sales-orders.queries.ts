@@ -197,7 +197,7 @@ function whereClause(companyId: string, query: SalesOrderListQuery): { sql: stri
 }
 
 /** ORDER BY for each orderBy field; every order ends in a unique key, so pages never overlap or skip. */
-function orderByClause(query: SalesOrderListQuery): string {
+export function orderByClause(query: SalesOrderListQuery): string {
   const dir = query.orderBy.direction === 'desc' ? 'DESC' : 'ASC';
   switch (query.orderBy.field) {
     case 'lastModified':
@@ -209,22 +209,48 @@ function orderByClause(query: SalesOrderListQuery): string {
   }
 }
 
+/** The rendering of a list's rows: the full order with the expanded parts, or the summary. */
+export function listJson(query: SalesOrderListQuery): string {
+  return query.expand.size > 0 ? orderJson(query.expand) : SUMMARY_JSON;
+}
+
 /**
- * One page of orders. The page's rows are chosen first (index order, LIMIT/OFFSET over plain
- * columns) and the JSON is built for those rows only: with the JSON in the same SELECT as the
+ * One page of the orders matching `where` (over `o`), in `orderBy`: the page's rows are chosen
+ * first over the index's columns only (LIMIT/OFFSET, no table visit where the index covers the
+ * filter) and the JSON is built for those rows only: with the JSON in the same SELECT as the
  * OFFSET, PostgreSQL would build it (lines included) for every skipped row too, so page N would
- * cost N + 1 pages of work.
+ * cost N + 1 pages of work. `pick` orders the choice of rows when it differs from the page's order
+ * (a page read from the other end, see orderPageQuery).
  */
-export function orderPageQuery(companyId: string, query: SalesOrderListQuery): SqlQuery {
+export function orderRowsPageSql(where: string, orderBy: string, limit: string, offset: string, json: string, pick = orderBy): string {
+  return `SELECT ${json} AS json
+          FROM (SELECT o.internal_id FROM sales_orders o WHERE ${where} ORDER BY ${pick} LIMIT ${limit} OFFSET ${offset}) AS page
+          JOIN sales_orders o ON o.internal_id = page.internal_id
+          ORDER BY ${orderBy}`;
+}
+
+/**
+ * One page of orders by count + OFFSET (the requests the list cells do not answer: see
+ * isCellListQuery). Given the exact `total` (read in the same snapshot), a page in the second half
+ * is read from the other end, in the reverse order with the mirrored offset, and put back in order:
+ * every order ends in a unique key, so the reverse order is exactly the mirror, and the last page
+ * skips no more rows than the first.
+ */
+export function orderPageQuery(companyId: string, query: SalesOrderListQuery, total?: number): SqlQuery {
   const where = whereClause(companyId, query);
   const n = where.values.length;
-  const json = query.expand.size > 0 ? orderJson(query.expand) : SUMMARY_JSON;
+  const { pageSize, offset } = query.page;
   const orderBy = orderByClause(query);
+  if (total !== undefined && offset < total && offset * 2 > total) {
+    const reversed = orderByClause({ ...query, orderBy: { ...query.orderBy, direction: query.orderBy.direction === 'desc' ? 'asc' : 'desc' } });
+    return {
+      text: orderRowsPageSql(where.sql, orderBy, `$${n + 1}`, `$${n + 2}`, listJson(query), reversed),
+      values: [...where.values, Math.min(pageSize, total - offset), Math.max(0, total - offset - pageSize)],
+    };
+  }
   return {
-    text: `SELECT ${json} AS json
-           FROM (SELECT o.* FROM sales_orders o WHERE ${where.sql} ORDER BY ${orderBy} LIMIT $${n + 1} OFFSET $${n + 2}) AS o
-           ORDER BY ${orderBy}`,
-    values: [...where.values, query.page.pageSize, query.page.offset],
+    text: orderRowsPageSql(where.sql, orderBy, `$${n + 1}`, `$${n + 2}`, listJson(query)),
+    values: [...where.values, pageSize, offset],
   };
 }
 

@@ -130,7 +130,7 @@ describe('tools/bench against the real system', () => {
     const results = await runScenarios(system, {
       scenarios: [filteredPagingScenario],
       load: TINY,
-      options: { 'filtered.customers': '3000', 'filtered.invoices': '2000', 'filtered.samples': '1', 'filtered.syncBudgetSeconds': '60' },
+      options: { 'filtered.customers': '3000', 'filtered.invoices': '2000', 'filtered.orders': '3000', 'filtered.samples': '1', 'filtered.syncBudgetSeconds': '60' },
       log: (line) => lines.push(line),
     });
     const [report] = results.scenarios;
@@ -153,6 +153,12 @@ describe('tools/bench against the real system', () => {
     expect(invoices.find((c) => c.name === 'invoices: lastModified >= (all rows)')?.facts['totalCount']).toBe(2000);
     for (const c of invoices) expect(Number.isFinite(c.ratios['first/unfiltered first'])).toBe(true);
     expect(report.targets.some((t) => t.description.startsWith('invoices: supplier (largest)'))).toBe(true);
+    // The orders part: every filter with every orderBy, the unfiltered list counting every order.
+    const orders = report.cases.filter((c) => c.name.startsWith('orders: '));
+    expect(orders.length).toBe(84);
+    expect(orders.find((c) => c.name === 'orders: unfiltered, orderId desc')?.facts['totalCount']).toBe(3000);
+    expect(orders.find((c) => c.name === 'orders: modifiedSince=start (all), created')?.facts['totalCount']).toBe(3000);
+    expect(report.targets.some((t) => t.description.startsWith('orders: status=Open, lastModified desc: '))).toBe(true);
   }, 180_000);
 
   it('runs only the parts --filtered.parts names', async () => {

@@ -7,6 +7,20 @@ export interface CompanyOrders {
   companyId: string;
   orders: number;
   linesPerOrder: number;
+  /** A realistic spread for list filters; without it, 5 customers and one order a minute from 2025 (the expand scenario's data). */
+  spread?: OrderSpread;
+}
+
+/** The shape of a company's order history, for filters and orderBy to have realistic selectivities. */
+export interface OrderSpread {
+  /** Customers, skewed: customer k (0-based) gets a share proportional to 1/sqrt(k+1). */
+  customers: number;
+  /** Creation times spread evenly over this many years before 2026-01-01. */
+  years: number;
+  /** The share of orders modified after creation (at a uniform later time up to 2026-01-01). */
+  updatedShare: number;
+  /** Order types by weight; each type numbers its own ids from 000001. */
+  types: ReadonlyArray<readonly [string, number]>;
 }
 
 export interface LoadSalesOrdersOptions {
@@ -19,7 +33,7 @@ export interface LoadSalesOrdersOptions {
 export interface SalesOrdersLoadReport {
   orders: number;
   lines: number;
-  /** Order ids (type SO) per company, in creation order. */
+  /** Order ids (type SO) per company, in creation order (for companies without a spread). */
   orderIds: Record<string, string[]>;
   millis: number;
 }
@@ -63,6 +77,45 @@ export function extendedPriceCents(quantity: number, unitPriceCents: number, dis
 
 const money = (cents: number) => (cents / 100).toFixed(2);
 
+const NAME_FIRST = ['Nordic', 'Vestland', 'Fjell', 'Göta', 'Havne', 'Berg', 'Skog', 'Elve', 'Kyst', 'Dal', 'Sol', 'Nord', 'Øst', 'Vik'] as const;
+const NAME_SECOND = ['Timber', 'Bygg', 'Handel', 'Trä', 'Lager', 'Sag', 'Tre', 'Hus', 'Tak', 'Vinduer', 'Maling', 'Stål'] as const;
+const NAME_FORM = ['AS', 'AB', 'ANS', 'DA', 'Oy'] as const;
+
+/** `count` customers (ids 100001...), names from a few parts (so a name fragment matches a share of them). */
+function spreadCustomers(count: number): Array<readonly [string, string, string]> {
+  return Array.from({ length: count }, (_, k) => {
+    const name = `${NAME_FIRST[k % NAME_FIRST.length]} ${NAME_SECOND[Math.floor(k / NAME_FIRST.length) % NAME_SECOND.length]} ${NAME_FORM[k % NAME_FORM.length]} ${k + 1}`;
+    return [String(100_001 + k), name, k % 3 === 0 ? 'SEK' : 'NOK'] as const;
+  });
+}
+
+/**
+ * Orders of a spread history, in creation order: a skewed customer, a status, a type numbered on
+ * its own, creation times spread evenly over `years`, a share of them modified later.
+ */
+function* spreadOrders(companyId: string, count: number, linesPerOrder: number, spread: OrderSpread, random: SeededRandom): Generator<CopyValue[]> {
+  const customers = spreadCustomers(spread.customers);
+  const end = Date.UTC(2026, 0, 1);
+  const start = end - spread.years * 365.25 * DAY_MS;
+  const step = (end - start) / count;
+  const next = new Map<string, number>();
+  for (let i = 0; i < count; i++) {
+    const type = random.weighted(spread.types);
+    const number = (next.get(type) ?? 0) + 1;
+    next.set(type, number);
+    // 1/sqrt(k+1) shares: u^2 of a uniform u.
+    const [customerId, customerName, currency] = customers[Math.min(customers.length - 1, Math.floor(random.next() ** 2 * customers.length))];
+    const createdMs = Math.floor(start + i * step + random.next() * step);
+    const modifiedMs = random.next() < spread.updatedShare ? createdMs + Math.floor(random.next() * (end - createdMs)) : createdMs;
+    const created = new Date(createdMs).toISOString();
+    const orderDate = new Date(Math.floor(createdMs / DAY_MS) * DAY_MS).toISOString();
+    yield [
+      companyId, type, String(number).padStart(6, '0'), random.weighted(STATUSES), orderDate, orderDate, currency, customerId, customerName,
+      `PO-${random.digits(6)}`, EMPTY_PARTY, EMPTY_PARTY, EMPTY_PAYMENT, '[]', linesPerOrder, created, new Date(modifiedMs).toISOString(),
+    ];
+  }
+}
+
 /**
  * Loads sales orders (type SO, ids 000001...) and their lines with COPY from a seeded generator:
  * same seed, same rows. Customer snapshots for the orders' customers are added too, and the
@@ -81,12 +134,19 @@ export async function loadSalesOrders(client: ClientBase, options: LoadSalesOrde
     client,
     'customer_snapshots',
     ['company_id', 'customer_id', 'name', 'status', 'currency_id', 'source_version'],
-    options.companies.flatMap((c) => CUSTOMERS.map(([id, name, currency]) => [c.companyId, id, name, 'Active', currency, 1])),
+    options.companies.flatMap((c) =>
+      (c.spread ? spreadCustomers(c.spread.customers) : CUSTOMERS).map(([id, name, currency]) => [c.companyId, id, name, 'Active', currency, 1]),
+    ),
   );
   for (const company of options.companies) {
     const ids = Array.from({ length: company.orders }, (_, i) => String(i + 1).padStart(6, '0'));
     orderIds[company.companyId] = ids;
+    const spread = company.spread;
     function* orders(): Generator<CopyValue[]> {
+      if (spread) {
+        yield* spreadOrders(company.companyId, company.orders, company.linesPerOrder, spread, random);
+        return;
+      }
       for (const [i, orderId] of ids.entries()) {
         const [customerId, customerName, currency] = random.pick(CUSTOMERS);
         const created = new Date(epoch + i * 60_000 + random.int(0, 59_999)).toISOString();
@@ -106,7 +166,7 @@ export async function loadSalesOrders(client: ClientBase, options: LoadSalesOrde
     );
     // internal_id is GENERATED ALWAYS: read back what the orders got, in id order.
     const { rows } = await client.query<{ internal_id: string }>(
-      `SELECT internal_id::text FROM sales_orders WHERE company_id = $1 AND order_type = 'SO' ORDER BY order_id`,
+      `SELECT internal_id::text FROM sales_orders WHERE company_id = $1 ${spread ? '' : `AND order_type = 'SO'`} ORDER BY order_id, order_type`,
       [company.companyId],
     );
     function* lines(): Generator<CopyValue[]> {

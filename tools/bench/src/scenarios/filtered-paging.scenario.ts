@@ -1,6 +1,7 @@
 import { Client } from 'pg';
 import { signDevToken } from '@erp/auth';
 import { loadCustomers } from '../data/customers.generator';
+import { loadSalesOrders } from '../data/sales-orders.generator';
 import { loadSupplierInvoices, SUPPLIER_COUNT } from '../data/supplier-invoices.generator';
 import { round } from '../framework/load';
 import { sampleMemory } from '../framework/process-memory';
@@ -8,11 +9,13 @@ import { check, type BenchContext, type BenchScenario, type ScenarioCase, type T
 import { sizeLabel } from './customers-list.scenario';
 import { customerFilterCases, type FilterCase, SYNC_FROM } from './filtered-paging/customer-filters';
 import { supplierInvoiceFilterCases } from './filtered-paging/supplier-invoice-filters';
-import { sequentialMeasurement, timePage, type TimedPage } from './filtered-paging/page-timing';
+import { sequentialMeasurement, timePage, v3OrderPageCounts, type PageCounter, type TimedPage } from './filtered-paging/page-timing';
+import { BENCH_ORDER_TYPES, salesOrderFilterCases } from './filtered-paging/sales-order-filters';
 import { copyFloor, walkEveryPage } from './filtered-paging/sync-walk';
 
 const PAGE_SIZE = 100;
 const MAX_PAGE_SIZE = 1000;
+const ORDERS_SERVICE = 'sales-orders-v3';
 
 /** The parts `--filtered.parts=` may name (comma list; default all). */
 export const FILTERED_PAGING_PARTS = ['customers', 'invoices', 'orders'] as const;
@@ -26,37 +29,57 @@ function selectedParts(option: string | undefined): Set<Part> {
   return new Set(parts as Part[]);
 }
 
-type Url = (query: Record<string, string>, pageSize: number, pageNumber: number) => string;
+/** One timed filter: its name, what the report shows of it, and the URL of page 1 or of its last page. */
+interface TimedFilter {
+  name: string;
+  facts: ScenarioCase['facts'];
+  /** Filters with the same key share a denominator: the first of them (the unfiltered list). */
+  denominatorKey: string;
+  pageUrl(pageSize: number, page: 'first' | 'last', totalCount: number): string;
+}
 
 /**
  * Page 1 and the last page of each filter (p50 of `samples` each, alternating), their ratio, and
- * page 1 against the page 1 of the case named `unfiltered` (which must come first).
+ * page 1 against the page 1 of the first filter with the same `denominatorKey` (the unfiltered
+ * list, which must come first).
  */
-async function measureFilters(context: BenchContext, filters: FilterCase[], unfiltered: string, url: Url, headers: Record<string, string>, samples: number): Promise<ScenarioCase[]> {
+async function measureFilters(context: BenchContext, filters: TimedFilter[], headers: Record<string, string>, samples: number, counts?: PageCounter): Promise<ScenarioCase[]> {
   const cases: ScenarioCase[] = [];
-  let unfilteredFirst = NaN;
+  const unfilteredFirst = new Map<string, number>();
   for (const filter of filters) {
     const memory = sampleMemory(context.pids);
-    const probe = await timePage(url(filter.query, PAGE_SIZE, 1), headers);
+    const probe = await timePage(filter.pageUrl(PAGE_SIZE, 'first', 0), headers, counts);
+    const lastUrl = filter.pageUrl(PAGE_SIZE, 'last', probe.totalCount);
     const lastPage = Math.max(1, Math.ceil(probe.totalCount / PAGE_SIZE));
     const first: TimedPage[] = [];
     const last: TimedPage[] = [];
     for (let i = 0; i < samples; i++) {
-      first.push(await timePage(url(filter.query, PAGE_SIZE, 1), headers));
-      last.push(await timePage(url(filter.query, PAGE_SIZE, lastPage), headers));
+      first.push(await timePage(filter.pageUrl(PAGE_SIZE, 'first', probe.totalCount), headers, counts));
+      last.push(await timePage(lastUrl, headers, counts));
     }
     const measurements = [sequentialMeasurement('page 1', first), sequentialMeasurement('last page', last)];
-    if (filter.name === unfiltered) unfilteredFirst = measurements[0].p50Ms;
+    if (!unfilteredFirst.has(filter.denominatorKey)) unfilteredFirst.set(filter.denominatorKey, measurements[0].p50Ms);
     const ratios = {
       'last/first': round(measurements[1].p50Ms / measurements[0].p50Ms),
-      'first/unfiltered first': round(measurements[0].p50Ms / unfilteredFirst),
+      'first/unfiltered first': round(measurements[0].p50Ms / (unfilteredFirst.get(filter.denominatorKey) as number)),
     };
     context.log(
       `filtered-paging ${filter.name}: ${probe.totalCount} rows; page 1 p50 ${measurements[0].p50Ms} ms, page ${lastPage} p50 ${measurements[1].p50Ms} ms`,
     );
-    cases.push({ name: filter.name, facts: { query: new URLSearchParams(filter.query).toString(), totalCount: probe.totalCount, lastPage }, measurements, ratios, memory: memory.stop() });
+    cases.push({ name: filter.name, facts: { ...filter.facts, totalCount: probe.totalCount, lastPage }, measurements, ratios, memory: memory.stop() });
   }
   return cases;
+}
+
+/** A v1 list's filter: pageNumber 1-based, one denominator (the part's first filter, unfiltered). */
+function v1Filter(baseUrl: string, filter: FilterCase): TimedFilter {
+  const url = (pageSize: number, pageNumber: number) => `${baseUrl}?${new URLSearchParams({ ...filter.query, pageSize: String(pageSize), pageNumber: String(pageNumber) })}`;
+  return {
+    name: filter.name,
+    facts: { query: new URLSearchParams(filter.query).toString() },
+    denominatorKey: '',
+    pageUrl: (pageSize, page, total) => url(pageSize, page === 'first' ? 1 : Math.max(1, Math.ceil(total / pageSize))),
+  };
 }
 
 /**
@@ -66,12 +89,15 @@ async function measureFilters(context: BenchContext, filters: FilterCase[], unfi
  * last page (p50 of `--filtered.samples=` each, alternating), their ratio, and page 1 against the
  * unfiltered page 1 of the same list. Then the full incremental sync of customers (every page of
  * `lastModifiedDateTime >=` matching every row, at the largest page size) against one raw `COPY`
- * of the same rows. `--filtered.parts=customers,invoices` (default all) runs only those parts.
+ * of the same rows. Then (`orders: ` cases) every filter of `GET /api/v3/SalesOrders[/{type}]`
+ * with every orderBy on one company of 200k orders (`--filtered.orders=`), each page 1 against the
+ * unfiltered page 1 of the same orderBy. `--filtered.parts=customers,invoices,orders` (default all)
+ * runs only those parts.
  */
 export const filteredPagingScenario: BenchScenario = {
   name: 'filtered-paging',
-  title: 'GET /v1/customer and /v1/supplierInvoice ?<filter>&pageSize=100&pageNumber=1 and =last',
-  services: ['customers-v1', 'supplier-invoices-v1'],
+  title: 'GET /v1/customer, /v1/supplierInvoice and /api/v3/SalesOrders ?<filter>, page 1 and the last page',
+  services: ['customers-v1', 'supplier-invoices-v1', ORDERS_SERVICE],
   async run(context) {
     const parts = selectedParts(context.options['filtered.parts']);
     const samples = Number(context.options['filtered.samples'] ?? 5);
@@ -89,6 +115,11 @@ export const filteredPagingScenario: BenchScenario = {
       cases.push(...invoices.cases);
       notes.push(...invoices.notes);
     }
+    if (parts.has('orders')) {
+      const orders = await runOrders(context, samples);
+      cases.push(...orders.cases);
+      notes.push(...orders.notes);
+    }
     return { scenario: this.name, title: this.title, cases, targets: filteredPagingTargets(cases, syncOverFloor), notes };
   },
 };
@@ -98,8 +129,6 @@ interface ListPart {
   service: string;
   path: string;
   companyId: string;
-  /** The name of the unfiltered case (the denominator). */
-  unfiltered: string;
   load(sql: Client, log: (line: string) => void): Promise<unknown>;
   filters(sql: Client): Promise<FilterCase[]>;
 }
@@ -120,9 +149,8 @@ async function loadAndMeasure(context: BenchContext, samples: number, part: List
   }
   const token = await signDevToken(context.keys.privateKeyPem, { companies: [part.companyId], scope: 'erp:read', expiresInSeconds: 24 * 3600 });
   const headers = { authorization: `Bearer ${token}`, 'ipp-company-id': part.companyId, 'ipp-application-type': 'erp-bench', accept: 'application/json' };
-  const url: Url = (query, pageSize, pageNumber) =>
-    `${context.gatewayUrl}${part.path}?${new URLSearchParams({ ...query, pageSize: String(pageSize), pageNumber: String(pageNumber) })}`;
-  return { cases: await measureFilters(context, filters, part.unfiltered, url, headers, samples), headers };
+  const filtersTimed = filters.map((f) => v1Filter(`${context.gatewayUrl}${part.path}`, f));
+  return { cases: await measureFilters(context, filtersTimed, headers, samples), headers };
 }
 
 interface PartResult {
@@ -139,7 +167,6 @@ async function runCustomers(context: BenchContext, samples: number): Promise<Par
     service: 'customers-v1',
     path: '/v1/customer',
     companyId,
-    unfiltered: 'no filter',
     load: (sql, log) => loadCustomers(sql, { companies: [{ companyId, count: size }, { companyId: 'bench-filtered-noise', count: noiseCount(size) }], seed: context.seed, log }),
     filters: (sql) => customerFilterCases(sql, companyId),
   });
@@ -178,7 +205,6 @@ async function runInvoices(context: BenchContext, samples: number): Promise<Part
     service: 'supplier-invoices-v1',
     path: '/v1/supplierInvoice',
     companyId,
-    unfiltered: 'invoices: no filter',
     load: (sql, log) =>
       loadSupplierInvoices(sql, { companies: [{ companyId, count: size }, { companyId: 'bench-invoices-noise', count: noiseCount(size) }], seed: context.seed, log }),
     filters: (sql) => supplierInvoiceFilterCases(sql, companyId),
@@ -192,11 +218,60 @@ async function runInvoices(context: BenchContext, samples: number): Promise<Part
   };
 }
 
+/**
+ * The `orders: ` cases: one company of `--filtered.orders=` (200k) orders with 3 lines each,
+ * created over five years, a third modified later, ~5,000 skewed customers, statuses and types
+ * spread (plus a noise company), every filter case with every orderBy, page 1 and the last page
+ * (pageIndex 0-based) through the gateway; the denominator of `first/unfiltered first` is the
+ * unfiltered list with the same orderBy.
+ */
+async function runOrders(context: BenchContext, samples: number): Promise<PartResult> {
+  const size = Number(context.options['filtered.orders'] ?? 200_000);
+  const companyId = `bench-filtered-orders-${sizeLabel(size)}`;
+  const sql = new Client({ connectionString: context.databaseUrls[ORDERS_SERVICE] });
+  await sql.connect();
+  let filters;
+  try {
+    const spread = { customers: 5000, years: 5, updatedShare: 0.3, types: BENCH_ORDER_TYPES };
+    const loaded = await loadSalesOrders(sql, {
+      companies: [
+        { companyId, orders: size, linesPerOrder: 3, spread },
+        { companyId: 'bench-filtered-orders-noise', orders: noiseCount(size), linesPerOrder: 1, spread },
+      ],
+      seed: context.seed,
+      log: (line) => context.log(`  ${line}`),
+    });
+    context.log(`  loaded ${loaded.orders} orders, ${loaded.lines} lines in ${loaded.millis} ms`);
+    filters = await salesOrderFilterCases(sql, companyId);
+  } finally {
+    await sql.end();
+  }
+  const token = await signDevToken(context.keys.privateKeyPem, { companies: [companyId], scope: 'erp:read', expiresInSeconds: 24 * 3600 });
+  const headers = { authorization: `Bearer ${token}`, 'ipp-company-id': companyId, 'ipp-application-type': 'erp-bench', accept: 'application/json' };
+  const timed: TimedFilter[] = filters.map((filter) => {
+    const url = (pageSize: number, pageIndex: number) =>
+      `${context.gatewayUrl}${filter.path}?${new URLSearchParams({ ...filter.query, pageSize: String(pageSize), pageIndex: String(pageIndex) })}`;
+    return {
+      name: filter.name,
+      facts: { query: `${filter.path}?${new URLSearchParams(filter.query).toString()}` },
+      denominatorKey: filter.query['orderBy'] ?? '',
+      pageUrl: (pageSize, page, total) => url(pageSize, page === 'first' ? 0 : Math.max(0, Math.ceil(total / pageSize) - 1)),
+    };
+  });
+  return {
+    cases: await measureFilters(context, timed, headers, samples, v3OrderPageCounts),
+    notes: [
+      `Orders: company of ${size} sales orders (3 lines each, 5 years, 30% modified later, 5,000 skewed customers, types SO/QT/IN/CM), ` +
+        `pageSize ${PAGE_SIZE}, p50 of ${samples} single requests each through the gateway; each case's page 1 is divided by the unfiltered page 1 with the same orderBy.`,
+    ],
+  };
+}
+
 /** The issue's targets: flat depth (last <= 1.5x first), page 1 within 3x unfiltered, sync within 3x the floor. */
 export function filteredPagingTargets(cases: ScenarioCase[], syncOverFloor: number | undefined): TargetCheck[] {
   const checks: TargetCheck[] = [];
   for (const c of cases) {
-    if (c.name.endsWith('no filter')) continue;
+    if (c.name.endsWith('no filter') || /^orders: unfiltered, /.test(c.name)) continue;
     checks.push(check(`${c.name}: last page p50 / page 1 p50`, c.ratios['last/first'], '<=', 1.5));
     checks.push(check(`${c.name}: page 1 p50 / unfiltered page 1 p50`, c.ratios['first/unfiltered first'], '<=', 3));
   }

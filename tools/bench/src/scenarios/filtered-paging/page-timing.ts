@@ -10,17 +10,33 @@ export interface TimedPage {
   records: number;
 }
 
-/** One request, timed to the last byte of the body; anything but 200 throws. */
-export async function timePage(url: string, headers: Record<string, string>): Promise<TimedPage> {
-  const start = performance.now();
-  const text = await fetchBody(url, headers);
-  const ms = performance.now() - start;
+/** What a page's body holds: the total it reports and how many records it carries. */
+export type PageCounter = (text: string) => { totalCount: number; records: number };
+
+/** A v1 list (an array of records, each ending in its metadata); totalCount 0 for an empty page. */
+export const v1PageCounts: PageCounter = (text) => {
   // Every record ends with its metadata: counting those is all the walk needs, and costs the client
   // far less than parsing 600 KB pages (the COPY floor does not parse either).
   const totalCount = /"metadata":\{"totalCount":(\d+)/.exec(text);
   let records = 0;
   for (let at = text.indexOf('"metadata":'); at >= 0; at = text.indexOf('"metadata":', at + 1)) records++;
-  return { ms, bytes: text.length, totalCount: totalCount ? Number(totalCount[1]) : 0, records };
+  return { totalCount: totalCount ? Number(totalCount[1]) : 0, records };
+};
+
+/** A v3 list page of sales orders (`{ value, totalCount, nextPage }`, each order has one `orderId`). */
+export const v3OrderPageCounts: PageCounter = (text) => {
+  const totalCount = /"totalCount":(\d+),"nextPage":/.exec(text);
+  let records = 0;
+  for (let at = text.indexOf('"orderId":'); at >= 0; at = text.indexOf('"orderId":', at + 1)) records++;
+  return { totalCount: totalCount ? Number(totalCount[1]) : 0, records };
+};
+
+/** One request, timed to the last byte of the body; anything but 200 throws. */
+export async function timePage(url: string, headers: Record<string, string>, counts: PageCounter = v1PageCounts): Promise<TimedPage> {
+  const start = performance.now();
+  const text = await fetchBody(url, headers);
+  const ms = performance.now() - start;
+  return { ms, bytes: text.length, ...counts(text) };
 }
 
 /**
