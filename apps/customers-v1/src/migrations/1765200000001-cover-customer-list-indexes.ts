@@ -1,3 +1,4 @@
+import { swapIndexConcurrently } from '@erp/database';
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /** One list index: its name, the plain definition it replaces and the covering one. */
@@ -20,8 +21,8 @@ const INDEXES: CoveredIndex[] = [
  *
  * Outside a transaction, CONCURRENTLY: a plain DROP INDEX / CREATE INDEX would lock customers
  * against reads and writes for four index builds over every company's rows, an outage at deploy
- * time. Each index is built under a new name, then swapped in. A build that failed half-way leaves
- * an invalid index under the new name; running the migration again drops it first. To revert it,
+ * time. Each index is built under a new name, then swapped in (`swapIndexConcurrently`, which also
+ * resumes a run that stopped half-way). To revert it,
  * undo with `transaction: 'none'`: TypeORM's undo ignores a migration's own `transaction = false`.
  */
 export class CoverCustomerListIndexes1765200000001 implements MigrationInterface {
@@ -29,18 +30,10 @@ export class CoverCustomerListIndexes1765200000001 implements MigrationInterface
   transaction = false;
 
   async up(q: QueryRunner): Promise<void> {
-    for (const index of INDEXES) await swap(q, index.name, index.covering);
+    for (const index of INDEXES) await swapIndexConcurrently(q, 'customers', index.name, index.covering);
   }
 
   async down(q: QueryRunner): Promise<void> {
-    for (const index of [...INDEXES].reverse()) await swap(q, index.name, index.plain);
+    for (const index of [...INDEXES].reverse()) await swapIndexConcurrently(q, 'customers', index.name, index.plain);
   }
-}
-
-async function swap(q: QueryRunner, name: string, definition: string): Promise<void> {
-  const next = `${name}_next`;
-  await q.query(`DROP INDEX CONCURRENTLY IF EXISTS ${next}`);
-  await q.query(`CREATE INDEX CONCURRENTLY ${next} ON customers ${definition}`);
-  await q.query(`DROP INDEX CONCURRENTLY ${name}`);
-  await q.query(`ALTER INDEX ${next} RENAME TO ${name}`);
 }

@@ -1,3 +1,4 @@
+import { swapIndexConcurrently } from '@erp/database';
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /** One list index: its name, the definition it had before and the covering one. */
@@ -26,8 +27,8 @@ const INDEXES: CoveredIndex[] = [
  *
  * Outside a transaction, CONCURRENTLY: a plain DROP INDEX / CREATE INDEX would lock
  * supplier_invoices against reads and writes for five index builds over every company's rows, an
- * outage at deploy time. Each index is built under a new name, then swapped in. A build that failed
- * half-way leaves an invalid index under the new name; running the migration again drops it first.
+ * outage at deploy time. Each index is built under a new name, then swapped in
+ * (`swapIndexConcurrently`, which also resumes a run that stopped half-way).
  * To revert it, undo with `transaction: 'none'`: TypeORM's undo ignores a migration's own
  * `transaction = false`.
  */
@@ -36,19 +37,10 @@ export class CoverSupplierInvoiceListIndexes1765300000001 implements MigrationIn
   transaction = false;
 
   async up(q: QueryRunner): Promise<void> {
-    for (const index of INDEXES) await rebuildConcurrently(q, index.name, index.covering);
+    for (const index of INDEXES) await swapIndexConcurrently(q, 'supplier_invoices', index.name, index.covering);
   }
 
   async down(q: QueryRunner): Promise<void> {
-    for (const index of [...INDEXES].reverse()) await rebuildConcurrently(q, index.name, index.plain);
+    for (const index of [...INDEXES].reverse()) await swapIndexConcurrently(q, 'supplier_invoices', index.name, index.plain);
   }
-}
-
-/** Builds `name` anew with `definition` beside the old one, then drops the old and takes its name. */
-async function rebuildConcurrently(q: QueryRunner, name: string, definition: string): Promise<void> {
-  const building = `${name}_next`;
-  await q.query(`DROP INDEX CONCURRENTLY IF EXISTS ${building}`);
-  await q.query(`CREATE INDEX CONCURRENTLY ${building} ON supplier_invoices ${definition}`);
-  await q.query(`DROP INDEX CONCURRENTLY ${name}`);
-  await q.query(`ALTER INDEX ${building} RENAME TO ${name}`);
 }

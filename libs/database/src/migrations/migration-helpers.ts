@@ -5,14 +5,25 @@ import type { QueryRunner } from 'typeorm';
 /**
  * Replaces index `name` on `table` by one with `definition`, CONCURRENTLY: built under a new name,
  * then swapped in, so reads and writes go on meanwhile. Only in a migration with
- * `transaction = false`. A build that failed half-way leaves an invalid index under the new name,
- * which running the migration again drops first.
+ * `transaction = false`, so nothing rolls back and the migration must be safe to run again from any
+ * point it stopped at: a build that failed half-way leaves an invalid index under the new name,
+ * which is dropped and built again; a run that stopped after dropping the old index leaves only the
+ * valid new one, which is renamed.
  */
 export async function swapIndexConcurrently(q: QueryRunner, table: string, name: string, definition: string): Promise<void> {
   const next = `${name}_next`;
+  const [state] = (await q.query(
+    `SELECT to_regclass($1) IS NOT NULL AS current,
+            coalesce((SELECT indisvalid FROM pg_index WHERE indexrelid = to_regclass($2)), false) AS next_built`,
+    [name, next],
+  )) as Array<{ current: boolean; next_built: boolean }>;
+  if (!state.current && state.next_built) {
+    await q.query(`ALTER INDEX ${next} RENAME TO ${name}`);
+    return;
+  }
   await q.query(`DROP INDEX CONCURRENTLY IF EXISTS ${next}`);
   await q.query(`CREATE INDEX CONCURRENTLY ${next} ON ${table} ${definition}`);
-  await q.query(`DROP INDEX CONCURRENTLY ${name}`);
+  await q.query(`DROP INDEX CONCURRENTLY IF EXISTS ${name}`);
   await q.query(`ALTER INDEX ${next} RENAME TO ${name}`);
 }
 

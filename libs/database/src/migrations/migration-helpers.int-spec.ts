@@ -1,0 +1,73 @@
+import { Client } from 'pg';
+import { DataSource } from 'typeorm';
+
+import { createScratchDatabase } from '../test-support/scratch-database';
+import { swapIndexConcurrently } from './migration-helpers';
+
+const PLAIN = '(company_id, internal_id)';
+const COVERING = '(company_id, internal_id) INCLUDE (status)';
+
+describe('swapIndexConcurrently', () => {
+  let db: Awaited<ReturnType<typeof createScratchDatabase>>;
+  let sql: Client;
+  let source: DataSource;
+
+  beforeAll(async () => {
+    db = await createScratchDatabase('index_swap');
+    sql = new Client(db.url);
+    await sql.connect();
+    source = new DataSource({ type: 'postgres', url: db.url });
+    await source.initialize();
+  });
+  afterAll(async () => {
+    await source.destroy();
+    await sql.end();
+    await db.drop();
+  });
+  beforeEach(async () => {
+    await sql.query(`DROP TABLE IF EXISTS items`);
+    await sql.query(`CREATE TABLE items (internal_id bigint, company_id text, status text)`);
+    await sql.query(`INSERT INTO items SELECT i, 'c' || (i % 3), 'Open' FROM generate_series(1, 500) i`);
+    await sql.query(`CREATE INDEX items_list_idx ON items ${PLAIN}`);
+  });
+
+  /** The table's indexes: name -> definition, and whether each is valid. */
+  async function indexes(): Promise<Array<{ name: string; definition: string; valid: boolean }>> {
+    const { rows } = await sql.query(
+      `SELECT c.relname AS name, pg_get_indexdef(c.oid) AS definition, i.indisvalid AS valid
+       FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE i.indrelid = 'items'::regclass ORDER BY 1`,
+    );
+    return rows;
+  }
+
+  async function swap(definition: string): Promise<void> {
+    const runner = source.createQueryRunner();
+    try {
+      await swapIndexConcurrently(runner, 'items', 'items_list_idx', definition);
+    } finally {
+      await runner.release();
+    }
+  }
+
+  const covering = [{ name: 'items_list_idx', definition: `CREATE INDEX items_list_idx ON public.items USING btree (company_id, internal_id) INCLUDE (status)`, valid: true }];
+
+  it('replaces the index by one with the new definition under the same name', async () => {
+    await swap(COVERING);
+    expect(await indexes()).toEqual(covering);
+  });
+
+  it('builds again over a half-built index left by a build that failed', async () => {
+    // What a failed CREATE INDEX CONCURRENTLY leaves: an invalid index under the new name.
+    await sql.query(`CREATE INDEX items_list_idx_next ON items ${COVERING}`);
+    await sql.query(`UPDATE pg_index SET indisvalid = false WHERE indexrelid = 'items_list_idx_next'::regclass`);
+    await swap(COVERING);
+    expect(await indexes()).toEqual(covering);
+  });
+
+  it('only renames when a run stopped after dropping the old index', async () => {
+    await sql.query(`CREATE INDEX items_list_idx_next ON items ${COVERING}`);
+    await sql.query(`DROP INDEX items_list_idx`);
+    await swap(COVERING);
+    expect(await indexes()).toEqual(covering);
+  });
+});
