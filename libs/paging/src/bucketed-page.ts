@@ -133,7 +133,7 @@ export function timeBucketedCountsSql(
 /**
  * One range: when fewer cells lie outside it than inside (a sync from before most changes), the
  * cells inside are the id bucket's total minus the cells outside, the boundary bucket included
- * (its matching rows are counted from the rows with the other branch). Both branches are in the
+ * (its matching rows are added from the rows, in both branches alike). Both branches are in the
  * statement; the guard, evaluated once, leaves one of them empty without reading it. A side's
  * extent in time says little about its cells (recent time buckets hold cells of every id bucket),
  * so the guard counts each side's cells up to SIDE_COUNT_CAP; when both are large it sums the
