@@ -1,0 +1,59 @@
+/**
+ * The paging contract of a filtered list, checked page by page against an oracle (the filter's
+ * plain SQL, written independently of the service's): every page equals the oracle's slice, every
+ * total is exact, and the pages together are the oracle's rows in order, with no overlap or gap.
+ * The customers, supplier invoices and sales orders paging tests walk their lists with it.
+ */
+
+/** One page as the test read it: its records' keys, and the total it reported (none on an empty v1 page). */
+export interface ReadPage {
+  keys: string[];
+  total: number | undefined;
+}
+
+/** One list with one filter: how to read its pages and what the oracle says they must hold. */
+export interface OracleList {
+  /** Shown in every failed assertion (the filter's name, the orderBy...). */
+  label: Record<string, string>;
+  pageSize: number;
+  /** The first page's number: 1 for v1 `pageNumber`, 0 for v3 `pageIndex`. */
+  firstPage: 0 | 1;
+  /** v3 pages report the total even when empty; a v1 page carries it in its records only. */
+  emptyPageHasTotal: boolean;
+  /** The keys of every matching row, in the list's order, from the current data. */
+  expected(): Promise<string[]>;
+  read(page: number): Promise<ReadPage>;
+}
+
+function totalMatters(list: OracleList, keysOnPage: number): boolean {
+  return list.emptyPageHasTotal || keysOnPage > 0;
+}
+
+/** Page `page` of the current data equals the oracle's slice, and its total (where it has one) is exact. */
+export async function expectPageMatchesOracle(list: OracleList, page: number): Promise<void> {
+  const expected = await list.expected();
+  const actual = await list.read(page);
+  const from = (page - list.firstPage) * list.pageSize;
+  const slice = expected.slice(from, from + list.pageSize);
+  const label = { ...list.label, page };
+  expect({ ...label, keys: actual.keys }).toEqual({ ...label, keys: slice });
+  if (totalMatters(list, slice.length)) expect({ ...label, total: actual.total }).toEqual({ ...label, total: expected.length });
+}
+
+/** Every page, and the one past the end: each total exact, and together the oracle's rows in order. */
+export async function expectWalkMatchesOracle(list: OracleList): Promise<void> {
+  const expected = await list.expected();
+  const walked: string[] = [];
+  const pages = Math.ceil(expected.length / list.pageSize);
+  for (let page = list.firstPage; page <= pages + list.firstPage; page++) {
+    const { keys, total } = await list.read(page);
+    if (totalMatters(list, keys.length)) expect({ ...list.label, page, total }).toEqual({ ...list.label, page, total: expected.length });
+    walked.push(...keys);
+  }
+  expect({ ...list.label, walked }).toEqual({ ...list.label, walked: expected });
+}
+
+/** The first instant of the time bucket holding `iso`: buckets of 2^bits seconds of epoch time, as the count cells cut them. */
+export function timeBucketStart(iso: string, bits: number): Date {
+  return new Date(Math.floor(Date.parse(iso) / 1000 / 2 ** bits) * 2 ** bits * 1000);
+}
