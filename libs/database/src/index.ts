@@ -21,7 +21,14 @@ export {
 export { stopOrphanedEmbeddedPostgres } from './embedded-postgres/stale-postmaster';
 export { checkMigrationDrift } from './migrations/migration-drift';
 export { migrateDatabase, runMigrations } from './migrations/run-migrations';
-export { createCountTriggers, dropCountTriggers, swapIndexConcurrently } from './migrations/migration-helpers';
+export {
+  type CountCellTable,
+  createCountCells,
+  createCountTriggers,
+  dropCountCells,
+  dropCountTriggers,
+  swapIndexConcurrently,
+} from './migrations/migration-helpers';
 export { DatabaseModule, type DatabaseModuleOptions } from './nest/database.module';
 export { freePort } from './embedded-postgres/free-port';
 export { namedQuery } from './sql/named-query';

@@ -1,16 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
-import { createCountTriggers, dropCountTriggers } from '@erp/database';
+import { type CountCellTable, createCountCells, dropCountCells } from '@erp/database';
 
-/** One table of counts: its name, its key columns after company_id and how a row of sales_orders maps to them. */
-interface CellTable {
-  name: string;
-  /** `column type` of each key column after company_id, in key order. */
-  columns: Array<[string, string]>;
-  /** The same columns computed from a row of sales_orders, in the same order. */
-  cell: string;
-}
-
-const TABLES: CellTable[] = [
+const TABLES: CountCellTable[] = [
   {
     name: 'sales_order_time_cells',
     columns: [['modified_bucket', 'integer'], ['created_bucket', 'integer'], ['order_type', 'varchar(2)'], ['status', 'varchar(20)']],
@@ -54,57 +45,12 @@ export class CreateSalesOrderListCells1766100000000 implements MigrationInterfac
     await q.query(`
       CREATE FUNCTION sales_order_id_bucket(order_id text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE
       AS $$ SELECT left(order_id, 3) $$`);
-    for (const table of TABLES) {
-      await q.query(`
-        CREATE TABLE ${table.name} (
-          company_id varchar(64) NOT NULL,
-          ${table.columns.map(([name, type]) => `${name} ${type} NOT NULL`).join(',\n          ')},
-          row_count integer NOT NULL,
-          PRIMARY KEY (company_id, ${keys(table)})
-        )`);
-    }
-    const apply = (table: CellTable, deltas: (cell: string) => string) => `
-      INSERT INTO ${table.name} AS b (company_id, ${keys(table)}, row_count)
-      SELECT company_id, ${keys(table)}, sum(delta) FROM (${deltas(`company_id, ${table.cell}`)}) deltas (company_id, ${keys(table)}, delta)
-      GROUP BY company_id, ${keys(table)} HAVING sum(delta) <> 0 ORDER BY company_id, ${keys(table)}
-      ON CONFLICT (company_id, ${keys(table)}) DO UPDATE SET row_count = b.row_count + EXCLUDED.row_count`;
-    const applyAll = (deltas: (cell: string) => string) => TABLES.map((table) => `${apply(table, deltas)};`).join('\n');
-    await q.query(`
-      CREATE FUNCTION sales_order_list_cells_apply() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        IF TG_OP = 'INSERT' THEN
-          ${applyAll((cell) => `SELECT ${cell}, 1 FROM new_rows`)}
-        ELSIF TG_OP = 'DELETE' THEN
-          ${applyAll((cell) => `SELECT ${cell}, -1 FROM old_rows`)}
-        ELSE
-          ${applyAll((cell) => `SELECT ${cell}, -1 FROM old_rows UNION ALL SELECT ${cell}, 1 FROM new_rows`)}
-        END IF;
-        RETURN NULL;
-      END $$`);
-    await q.query(`
-      CREATE FUNCTION sales_order_list_cells_clear() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        TRUNCATE ${TABLES.map((t) => t.name).join(', ')};
-        RETURN NULL;
-      END $$`);
-    await createCountTriggers(q, 'sales_orders', 'sales_orders_list_cells', 'sales_order_list_cells_apply', 'sales_order_list_cells_clear');
-    for (const table of TABLES) {
-      await q.query(`
-        INSERT INTO ${table.name} (company_id, ${keys(table)}, row_count)
-        SELECT company_id, ${table.cell}, count(*) FROM sales_orders GROUP BY company_id, ${table.cell}`);
-    }
+    await createCountCells(q, 'sales_orders', 'sales_order_list_cells', TABLES);
   }
 
   async down(q: QueryRunner): Promise<void> {
-    await dropCountTriggers(q, 'sales_orders', 'sales_orders_list_cells');
-    await q.query(`DROP FUNCTION sales_order_list_cells_clear()`);
-    await q.query(`DROP FUNCTION sales_order_list_cells_apply()`);
-    for (const table of [...TABLES].reverse()) await q.query(`DROP TABLE ${table.name}`);
+    await dropCountCells(q, 'sales_orders', 'sales_order_list_cells', TABLES);
     await q.query(`DROP FUNCTION sales_order_id_bucket(text)`);
     await q.query(`DROP FUNCTION sales_order_time_bucket(timestamptz)`);
   }
-}
-
-function keys(table: CellTable): string {
-  return table.columns.map(([name]) => name).join(', ');
 }

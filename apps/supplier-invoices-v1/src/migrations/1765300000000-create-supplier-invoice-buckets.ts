@@ -1,8 +1,16 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
-import { protectTenantTables, type TenantTable } from '@erp/database';
+import { type CountCellTable, createCountCells, dropCountCells, protectTenantTables, type TenantTable } from '@erp/database';
 
 /** The count cells hold one company's data: row-level security like every tenant table. */
 export const SUPPLIER_INVOICE_BUCKET_TENANT_TABLES: TenantTable[] = ['supplier_invoice_buckets'];
+
+const CELLS: CountCellTable[] = [
+  {
+    name: 'supplier_invoice_buckets',
+    columns: [['status', 'varchar(20)'], ['document_type', 'varchar(20)'], ['id_bucket', 'bigint'], ['modified_bucket', 'integer']],
+    cell: 'status, document_type, internal_id >> 14, supplier_invoice_time_bucket(last_modified_at)',
+  },
+];
 
 /**
  * Exact row counts for the list (unfiltered, `status`, `documentType`, `lastModifiedDateTime`
@@ -27,71 +35,12 @@ export class CreateSupplierInvoiceBuckets1765300000000 implements MigrationInter
     await q.query(`
       CREATE FUNCTION supplier_invoice_time_bucket(at timestamptz) RETURNS integer LANGUAGE sql IMMUTABLE PARALLEL SAFE
       AS $$ SELECT (floor(extract(epoch FROM at))::bigint >> 21)::integer $$`);
-    await q.query(`
-      CREATE TABLE supplier_invoice_buckets (
-        company_id varchar(64) NOT NULL,
-        status varchar(20) NOT NULL,
-        document_type varchar(20) NOT NULL,
-        id_bucket bigint NOT NULL,
-        modified_bucket integer NOT NULL,
-        row_count integer NOT NULL,
-        PRIMARY KEY (company_id, status, document_type, id_bucket, modified_bucket)
-      )`);
-    // Deltas (plus for new rows, minus for old ones) are grouped and applied in key order, so that
-    // concurrent writers lock cells in one order; a delete's cells always exist, so one upsert serves all.
-    const cell = `company_id, status, document_type, internal_id >> 14 AS id_bucket,
-      supplier_invoice_time_bucket(last_modified_at) AS modified_bucket`;
-    const apply = (deltas: string) => `
-      INSERT INTO supplier_invoice_buckets AS b (company_id, status, document_type, id_bucket, modified_bucket, row_count)
-      SELECT company_id, status, document_type, id_bucket, modified_bucket, sum(delta) FROM (${deltas}) deltas
-      GROUP BY 1, 2, 3, 4, 5 HAVING sum(delta) <> 0 ORDER BY 1, 2, 3, 4, 5
-      ON CONFLICT (company_id, status, document_type, id_bucket, modified_bucket)
-      DO UPDATE SET row_count = b.row_count + EXCLUDED.row_count`;
-    await q.query(`
-      CREATE FUNCTION supplier_invoice_buckets_apply() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        IF TG_OP = 'INSERT' THEN
-          ${apply(`SELECT ${cell}, 1 AS delta FROM new_rows`)};
-        ELSIF TG_OP = 'DELETE' THEN
-          ${apply(`SELECT ${cell}, -1 AS delta FROM old_rows`)};
-        ELSE
-          -- A row whose cell stays the same (an amount recomputed, a field that is not counted) cancels out.
-          ${apply(`SELECT ${cell}, -1 AS delta FROM old_rows UNION ALL SELECT ${cell}, 1 FROM new_rows`)};
-        END IF;
-        RETURN NULL;
-      END $$`);
-    await q.query(`
-      CREATE TRIGGER supplier_invoices_buckets_insert AFTER INSERT ON supplier_invoices
-      REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION supplier_invoice_buckets_apply()`);
-    await q.query(`
-      CREATE TRIGGER supplier_invoices_buckets_update AFTER UPDATE ON supplier_invoices
-      REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION supplier_invoice_buckets_apply()`);
-    await q.query(`
-      CREATE TRIGGER supplier_invoices_buckets_delete AFTER DELETE ON supplier_invoices
-      REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION supplier_invoice_buckets_apply()`);
-    await q.query(`
-      CREATE FUNCTION supplier_invoice_buckets_clear() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        TRUNCATE supplier_invoice_buckets;
-        RETURN NULL;
-      END $$`);
-    await q.query(`
-      CREATE TRIGGER supplier_invoices_buckets_truncate AFTER TRUNCATE ON supplier_invoices
-      FOR EACH STATEMENT EXECUTE FUNCTION supplier_invoice_buckets_clear()`);
-    await q.query(`
-      INSERT INTO supplier_invoice_buckets (company_id, status, document_type, id_bucket, modified_bucket, row_count)
-      SELECT ${cell}, count(*) FROM supplier_invoices GROUP BY 1, 2, 3, 4, 5`);
+    await createCountCells(q, 'supplier_invoices', 'supplier_invoice_buckets', CELLS);
     await protectTenantTables(q, SUPPLIER_INVOICE_BUCKET_TENANT_TABLES);
   }
 
   async down(q: QueryRunner): Promise<void> {
-    await q.query(`DROP TRIGGER supplier_invoices_buckets_truncate ON supplier_invoices`);
-    await q.query(`DROP TRIGGER supplier_invoices_buckets_delete ON supplier_invoices`);
-    await q.query(`DROP TRIGGER supplier_invoices_buckets_update ON supplier_invoices`);
-    await q.query(`DROP TRIGGER supplier_invoices_buckets_insert ON supplier_invoices`);
-    await q.query(`DROP FUNCTION supplier_invoice_buckets_clear()`);
-    await q.query(`DROP FUNCTION supplier_invoice_buckets_apply()`);
-    await q.query(`DROP TABLE supplier_invoice_buckets`);
+    await dropCountCells(q, 'supplier_invoices', 'supplier_invoice_buckets', CELLS);
     await q.query(`DROP FUNCTION supplier_invoice_time_bucket(timestamptz)`);
   }
 }

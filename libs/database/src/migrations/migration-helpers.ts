@@ -27,6 +27,77 @@ export async function swapIndexConcurrently(q: QueryRunner, table: string, name:
   await q.query(`ALTER INDEX ${next} RENAME TO ${name}`);
 }
 
+/** One table of counts: its name, its key columns after `company_id`, and how a source row maps to them. */
+export interface CountCellTable {
+  name: string;
+  /** `[column, type]` of each key column after company_id, in key order. */
+  columns: Array<[string, string]>;
+  /** The same columns computed from a row of the source table, in the same order. */
+  cell: string;
+}
+
+const keyColumns = (table: CountCellTable) => table.columns.map(([name]) => name).join(', ');
+
+/**
+ * Count tables kept exact by statement triggers on `source` (the list cells of supplier invoices
+ * and sales orders): each table, `<prefix>_apply()` and `<prefix>_clear()`, the triggers
+ * (createCountTriggers), and a backfill from the rows already there. The deltas of a statement
+ * (plus for new rows, minus for old ones; an update whose cell stays the same cancels out) are
+ * grouped and applied in key order, so that concurrent writers lock cells in one order; a delete's
+ * cells always exist, so one upsert serves all. In the migration's transaction the first CREATE
+ * TRIGGER locks `source` against writes until it commits: no row is both missed by the backfill
+ * and written without its trigger.
+ */
+export async function createCountCells(q: QueryRunner, source: string, prefix: string, tables: CountCellTable[]): Promise<void> {
+  for (const table of tables) {
+    await q.query(`
+      CREATE TABLE ${table.name} (
+        company_id varchar(64) NOT NULL,
+        ${table.columns.map(([name, type]) => `${name} ${type} NOT NULL`).join(',\n        ')},
+        row_count integer NOT NULL,
+        PRIMARY KEY (company_id, ${keyColumns(table)})
+      )`);
+  }
+  const apply = (table: CountCellTable, deltas: (cell: string) => string) => `
+      INSERT INTO ${table.name} AS b (company_id, ${keyColumns(table)}, row_count)
+      SELECT company_id, ${keyColumns(table)}, sum(delta) FROM (${deltas(`company_id, ${table.cell}`)}) deltas (company_id, ${keyColumns(table)}, delta)
+      GROUP BY company_id, ${keyColumns(table)} HAVING sum(delta) <> 0 ORDER BY company_id, ${keyColumns(table)}
+      ON CONFLICT (company_id, ${keyColumns(table)}) DO UPDATE SET row_count = b.row_count + EXCLUDED.row_count`;
+  const applyAll = (deltas: (cell: string) => string) => tables.map((table) => `${apply(table, deltas)};`).join('\n');
+  await q.query(`
+    CREATE FUNCTION ${prefix}_apply() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      IF TG_OP = 'INSERT' THEN
+        ${applyAll((cell) => `SELECT ${cell}, 1 FROM new_rows`)}
+      ELSIF TG_OP = 'DELETE' THEN
+        ${applyAll((cell) => `SELECT ${cell}, -1 FROM old_rows`)}
+      ELSE
+        ${applyAll((cell) => `SELECT ${cell}, -1 FROM old_rows UNION ALL SELECT ${cell}, 1 FROM new_rows`)}
+      END IF;
+      RETURN NULL;
+    END $$`);
+  await q.query(`
+    CREATE FUNCTION ${prefix}_clear() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      TRUNCATE ${tables.map((t) => t.name).join(', ')};
+      RETURN NULL;
+    END $$`);
+  await createCountTriggers(q, source, prefix, `${prefix}_apply`, `${prefix}_clear`);
+  for (const table of tables) {
+    await q.query(`
+      INSERT INTO ${table.name} (company_id, ${keyColumns(table)}, row_count)
+      SELECT company_id, ${table.cell}, count(*) FROM ${source} GROUP BY company_id, ${table.cell}`);
+  }
+}
+
+/** Undoes createCountCells. */
+export async function dropCountCells(q: QueryRunner, source: string, prefix: string, tables: CountCellTable[]): Promise<void> {
+  await dropCountTriggers(q, source, prefix);
+  await q.query(`DROP FUNCTION ${prefix}_clear()`);
+  await q.query(`DROP FUNCTION ${prefix}_apply()`);
+  for (const table of [...tables].reverse()) await q.query(`DROP TABLE ${table.name}`);
+}
+
 /**
  * Statement triggers `<prefix>_insert|_update|_delete` on `table` calling `apply()` with transition
  * tables `new_rows` / `old_rows` (kept counts: one grouped change per statement, whatever its size),
