@@ -58,7 +58,7 @@ const SORT_BUCKETS: Record<SalesOrderListQuery['orderBy']['field'], SortBuckets>
 };
 
 /**
- * Whether the cells answer this request: any orderBy, filtered by nothing but `{type}`, `status`
+ * Whether the cells answer this request: every orderBy, filtered by nothing but `{type}`, `status`
  * and `modifiedSince`. `customerId` and `filter` select few orders and are counted from their
  * indexes (the page reader's count + OFFSET).
  */

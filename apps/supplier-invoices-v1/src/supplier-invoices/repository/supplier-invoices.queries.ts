@@ -57,8 +57,8 @@ const INVOICES: BucketedList = { table: 'supplier_invoices', alias: 'i', idBits:
 const INVOICE_CELLS: TimeBucketCells = { table: 'supplier_invoice_buckets', timeFunction: 'supplier_invoice_time_bucket', timeBits: INVOICE_TIME_BUCKET_BITS };
 
 /**
- * Whether the count cells answer this request: any of `status`, `documentType` and a
- * `lastModifiedDateTime` range (not `=`), or none. `supplier` and `=` are counted from the rows.
+ * Whether the count cells answer this request: `status`, `documentType` and a
+ * `lastModifiedDateTime` range (not `=`), each optional. `supplier` and `=` are counted from the rows.
  */
 export function isCellCountedListQuery(query: SupplierInvoiceListQuery): boolean {
   return query.supplier === undefined && (query.lastModified === undefined || isRangeOperator(query.lastModified.operator));
