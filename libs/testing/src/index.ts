@@ -22,4 +22,12 @@ export { startServiceTestApp, type ServiceTestApp, type ServiceTestAppOptions } 
 export { waitFor, waitUntil } from './wait/wait-for';
 export { chromiumExecutablePath, HEADLESS_CHROMIUM_ARGS } from './browser/chromium';
 export { publishedResponseValidator, publishedSchemaValidator, type PublishedDocumentPart } from './openapi/published-schemas';
-export { expectPageMatchesOracle, expectWalkMatchesOracle, type OracleList, type ReadPage, timeBucketStart } from './paging/paging-contract';
+export {
+  expectPageMatchesOracle,
+  expectWalkMatchesOracle,
+  type OracleList,
+  type ReadPage,
+  timeBucketStart,
+  v1OracleList,
+  type V1ListOptions,
+} from './paging/paging-contract';

@@ -1,10 +1,5 @@
-import { expectPageMatchesOracle, expectWalkMatchesOracle, type OracleList, timeBucketStart } from '@erp/testing';
+import { expectPageMatchesOracle, expectWalkMatchesOracle, type OracleList, timeBucketStart, v1OracleList } from '@erp/testing';
 import { startCustomersTestApp, type CustomersTestApp } from '../testing/customers-test-app';
-
-interface CustomerRow {
-  number: string;
-  metadata: { totalCount: number };
-}
 
 const COMPANY = '1000001';
 const OTHER = '2000002';
@@ -49,27 +44,18 @@ async function expectedNumbers(query: Record<string, string>): Promise<string[]>
   return rows.map((r) => r.number);
 }
 
-async function page(query: Record<string, string>, pageNumber: number): Promise<{ numbers: string[]; total: number | undefined }> {
-  const search = new URLSearchParams({ ...query, pageSize: String(PAGE_SIZE), pageNumber: String(pageNumber) });
-  const response = await t.http.request(`/v1/customer?${search}`, { headers });
-  expect(response.status).toBe(200);
-  const rows = (await response.json()) as CustomerRow[];
-  return { numbers: rows.map((r) => r.number), total: rows[0]?.metadata.totalCount };
-}
-
 /** The list with one filter, read through the service and checked against the oracle. */
 function oracleList(filter: Filter): OracleList {
-  return {
+  return v1OracleList({
     label: { filter: filter.name },
+    http: t.http,
+    path: '/v1/customer',
+    headers,
+    query: filter.query,
     pageSize: PAGE_SIZE,
-    firstPage: 1,
-    emptyPageHasTotal: false,
+    key: 'number',
     expected: () => expectedNumbers(filter.query),
-    read: async (pageNumber) => {
-      const { numbers, total } = await page(filter.query, pageNumber);
-      return { keys: numbers, total };
-    },
-  };
+  });
 }
 
 /** The time-bucket cells must equal a fresh count of the table, cell by cell. */
@@ -182,9 +168,9 @@ describe('GET /v1/customer filtered paging at every depth', () => {
     const walked: string[] = [];
     const inserted: string[] = [];
     for (let pageNumber = 1; ; pageNumber++) {
-      const { numbers, total } = await page(filter.query, pageNumber);
-      walked.push(...numbers);
-      if (numbers.length === 0 || walked.length >= (total ?? 0)) break;
+      const { keys, total } = await oracleList(filter).read(pageNumber);
+      walked.push(...keys);
+      if (keys.length === 0 || walked.length >= (total ?? 0)) break;
       // New rows go to the end; an update moves last_modified_at, which keeps every row in this result.
       const { rows } = await t.sql.query<{ number: string }>(
         `INSERT INTO customers (company_id, number, name, status, created_at, last_modified_at)

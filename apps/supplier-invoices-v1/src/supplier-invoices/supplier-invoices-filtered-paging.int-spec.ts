@@ -1,10 +1,5 @@
-import { expectPageMatchesOracle, expectWalkMatchesOracle, type OracleList, timeBucketStart } from '@erp/testing';
+import { expectPageMatchesOracle, expectWalkMatchesOracle, type OracleList, timeBucketStart, v1OracleList } from '@erp/testing';
 import { startSupplierInvoicesTestApp, type SupplierInvoicesTestApp } from '../testing/supplier-invoices-test-app';
-
-interface InvoiceRow {
-  referenceNumber: string;
-  metadata: { totalCount: number };
-}
 
 const COMPANY = '1000001';
 const OTHER = '2000002';
@@ -47,27 +42,18 @@ async function expectedReferences(query: Record<string, string>): Promise<string
   return rows.map((r) => r.reference);
 }
 
-async function page(query: Record<string, string>, pageNumber: number): Promise<{ references: string[]; total: number | undefined }> {
-  const search = new URLSearchParams({ ...query, pageSize: String(PAGE_SIZE), pageNumber: String(pageNumber) });
-  const response = await t.http.request(`/v1/supplierInvoice?${search}`, { headers });
-  expect(response.status).toBe(200);
-  const rows = (await response.json()) as InvoiceRow[];
-  return { references: rows.map((r) => r.referenceNumber), total: rows[0]?.metadata.totalCount };
-}
-
 /** The list with one filter, read through the service and checked against the oracle. */
 function oracleList(filter: Filter): OracleList {
-  return {
+  return v1OracleList({
     label: { filter: filter.name },
+    http: t.http,
+    path: '/v1/supplierInvoice',
+    headers,
+    query: filter.query,
     pageSize: PAGE_SIZE,
-    firstPage: 1,
-    emptyPageHasTotal: false,
+    key: 'referenceNumber',
     expected: () => expectedReferences(filter.query),
-    read: async (pageNumber) => {
-      const { references, total } = await page(filter.query, pageNumber);
-      return { keys: references, total };
-    },
-  };
+  });
 }
 
 /** The count cells must equal a fresh count of the table, cell by cell. */
@@ -182,9 +168,9 @@ describe('GET /v1/supplierInvoice filtered paging at every depth', () => {
     const walked: string[] = [];
     const inserted: string[] = [];
     for (let pageNumber = 1; ; pageNumber++) {
-      const { references, total } = await page(filter.query, pageNumber);
-      walked.push(...references);
-      if (references.length === 0 || walked.length >= (total ?? 0)) break;
+      const { keys, total } = await oracleList(filter).read(pageNumber);
+      walked.push(...keys);
+      if (keys.length === 0 || walked.length >= (total ?? 0)) break;
       // New invoices go to the end; an update moves last_modified_at, which keeps every row in this result.
       const { rows } = await t.sql.query<{ reference: string }>(
         `INSERT INTO supplier_invoices (company_id, reference_number, document_type, supplier_number, document_date, status,

@@ -4,6 +4,7 @@
  * total is exact, and the pages together are the oracle's rows in order, with no overlap or gap.
  * The customers, supplier invoices and sales orders paging tests walk their lists with it.
  */
+import type { RecordingFetch } from '../http/recording-fetch';
 
 /** One page as the test read it: its records' keys, and the total it reported (none on an empty v1 page). */
 export interface ReadPage {
@@ -51,6 +52,37 @@ export async function expectWalkMatchesOracle(list: OracleList): Promise<void> {
     walked.push(...keys);
   }
   expect({ ...list.label, walked }).toEqual({ ...list.label, walked: expected });
+}
+
+/** A v1 list with one filter, read over HTTP: `pageNumber` from 1, a bare array whose records carry `metadata.totalCount`. */
+export interface V1ListOptions {
+  label: Record<string, string>;
+  http: RecordingFetch;
+  /** e.g. `/v1/customer`. */
+  path: string;
+  headers: Record<string, string>;
+  query: Record<string, string>;
+  pageSize: number;
+  /** The record's field that names it (`number`, `referenceNumber`). */
+  key: string;
+  expected(): Promise<string[]>;
+}
+
+export function v1OracleList(options: V1ListOptions): OracleList {
+  return {
+    label: options.label,
+    pageSize: options.pageSize,
+    firstPage: 1,
+    emptyPageHasTotal: false,
+    expected: options.expected,
+    read: async (pageNumber) => {
+      const search = new URLSearchParams({ ...options.query, pageSize: String(options.pageSize), pageNumber: String(pageNumber) });
+      const response = await options.http.request(`${options.path}?${search}`, { headers: options.headers });
+      expect(response.status).toBe(200);
+      const records = (await response.json()) as Array<Record<string, unknown> & { metadata: { totalCount: number } }>;
+      return { keys: records.map((r) => String(r[options.key])), total: records[0]?.metadata.totalCount };
+    },
+  };
 }
 
 /** The first instant of the time bucket holding `iso`: buckets of 2^bits seconds of epoch time, as the count cells cut them. */
