@@ -28,16 +28,7 @@ export interface BucketedList {
  */
 export function bucketSeekPageSql(list: BucketedList, perBucket: string, rowConditions: string): string {
   const { table, alias: a, idBits } = list;
-  return `WITH per_bucket (bucket, n) AS (${perBucket}
-           ), counts AS (
-             SELECT bucket, n, sum(n) OVER (ORDER BY bucket) AS upto
-             FROM (SELECT bucket, sum(n) AS n FROM per_bucket GROUP BY bucket) merged
-           ), start AS (
-             SELECT bucket, upto - n AS before FROM counts WHERE upto > $3 ORDER BY bucket LIMIT 1
-           ), stop AS (
-             SELECT coalesce((SELECT bucket FROM counts WHERE upto >= $3::bigint + $2::bigint ORDER BY bucket LIMIT 1),
-                             (SELECT max(bucket) FROM counts)) AS bucket
-           ), page AS (
+  return `WITH ${runningCountCtes(perBucket, 'asc')}, page AS (
              SELECT ${a}.internal_id FROM ${table} ${a}
              WHERE ${a}.company_id = $1${rowConditions}
                AND ${a}.internal_id >= (SELECT bucket << ${idBits} FROM start)
@@ -47,6 +38,29 @@ export function bucketSeekPageSql(list: BucketedList, perBucket: string, rowCond
            SELECT (SELECT sum(n) FROM counts)::int AS total, ${list.json} AS json
            FROM page JOIN ${table} ${a} ON ${a}.internal_id = page.internal_id
            ORDER BY ${a}.internal_id`;
+}
+
+/**
+ * The CTEs that place a page of offset semantics ($2 pageSize, $3 offset) among buckets, walked in
+ * `direction`: `per_bucket` (bucket, n) from `perBucket` (several rows per bucket allowed),
+ * `merged` (one per bucket), `counts` (with the running count `upto`), `start` (the bucket where
+ * the running count passes the offset, and `before`, the rows ahead of it) and `stop` (the bucket
+ * holding the page's last row, else the last bucket). Nothing here knows what a bucket is: the
+ * lists' id buckets (bucketSeekPageSql) and the sales orders' sort-key buckets use it.
+ */
+export function runningCountCtes(perBucket: string, direction: 'asc' | 'desc'): string {
+  const [dir, reverse] = direction === 'desc' ? ['DESC', 'ASC'] : ['ASC', 'DESC'];
+  return `per_bucket (bucket, n) AS (${perBucket}
+           ), merged AS (
+             SELECT bucket, sum(n) AS n FROM per_bucket GROUP BY bucket
+           ), counts AS (
+             SELECT bucket, n, sum(n) OVER (ORDER BY bucket ${dir}) AS upto FROM merged
+           ), start AS (
+             SELECT bucket, upto - n AS before FROM counts WHERE upto > $3 ORDER BY bucket ${dir} LIMIT 1
+           ), stop AS (
+             SELECT coalesce((SELECT bucket FROM counts WHERE upto >= $3::bigint + $2::bigint ORDER BY bucket ${dir} LIMIT 1),
+                             (SELECT bucket FROM counts ORDER BY bucket ${reverse} LIMIT 1)) AS bucket
+           )`;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { runningCountCtes } from '@erp/paging';
 import type { SalesOrderListQuery } from './sales-order-list.query';
 import { orderByClause, orderRowsPageSql, type SqlQuery } from './sales-orders.queries';
 
@@ -125,23 +126,11 @@ export function orderPageStartQuery(companyId: string, query: SalesOrderListQuer
 }
 
 /**
- * Generic: given `perBucket` yielding (bucket, count) rows ($2 page size, $3 offset), several per
- * bucket allowed, the total and the bucket range a page of offset semantics lies in, walking the
- * buckets in `direction`. Nothing here knows what the buckets are.
+ * The total and the bucket range a page lies in, from `perBucket` (bucket, count) rows, walking the
+ * buckets in `direction` (`runningCountCtes` of `@erp/paging`), as one row of OrderPageStart.
  */
 export function runningCountStartSql(perBucket: string, direction: 'asc' | 'desc'): string {
-  const dir = direction === 'desc' ? 'DESC' : 'ASC';
-  return `WITH per_bucket (bucket, n) AS (${perBucket}
-          ), merged AS (
-            SELECT bucket, sum(n) AS n FROM per_bucket GROUP BY bucket
-          ), counts AS (
-            SELECT bucket, n, sum(n) OVER (ORDER BY bucket ${dir}) AS upto FROM merged
-          ), start AS (
-            SELECT bucket, upto - n AS before FROM counts WHERE upto > $3 ORDER BY bucket ${dir} LIMIT 1
-          ), stop AS (
-            SELECT coalesce((SELECT bucket FROM counts WHERE upto >= $3::bigint + $2::bigint ORDER BY bucket ${dir} LIMIT 1),
-                            (SELECT bucket FROM counts ORDER BY bucket ${dir === 'ASC' ? 'DESC' : 'ASC'} LIMIT 1)) AS bucket
-          )
+  return `WITH ${runningCountCtes(perBucket, direction)}
           SELECT (SELECT coalesce(sum(n), 0) FROM merged)::int AS total, start.before::int AS before,
                  start.bucket::text AS start, stop.bucket::text AS stop,
                  (SELECT min(bucket) FROM merged WHERE bucket > greatest(start.bucket, stop.bucket))::text AS after
