@@ -10,7 +10,7 @@ import { CustomersController } from './customers/customers.controller';
 import { CUSTOMER_SCHEMAS } from './customers/customers.openapi';
 import { CUSTOMER_V3_SCHEMAS } from './customers/customers-v3.openapi';
 import { CustomersV3Controller } from './customers/customers-v3.controller';
-import { CUSTOMER_SETTINGS } from './customers/customer-settings';
+import { CUSTOMER_SETTINGS, type CustomerSettings } from './customers/customer-settings';
 import { CUSTOMER_PROVIDERS } from './customers/customers.providers';
 import { CUSTOMERS_ENTITIES, CUSTOMERS_MIGRATIONS } from './database';
 
@@ -39,7 +39,14 @@ export class CustomersAppModule {
         }),
       ],
       controllers: [CustomersController, CustomersV3Controller],
-      providers: [...CUSTOMER_PROVIDERS, { provide: CUSTOMER_SETTINGS, useValue: { maxPageSize: config.CUSTOMER_MAX_PAGE_SIZE } }],
+      providers: [...CUSTOMER_PROVIDERS, { provide: CUSTOMER_SETTINGS, useValue: customerSettingsFrom(config) }],
     };
   }
+}
+
+function customerSettingsFrom(config: CustomersConfig): CustomerSettings {
+  return {
+    maxPageSize: config.CUSTOMER_MAX_PAGE_SIZE,
+    nameCounts: { minMatches: config.CUSTOMER_NAME_COUNT_MIN_MATCHES, perCompany: config.CUSTOMER_NAME_COUNTS_PER_COMPANY },
+  };
 }

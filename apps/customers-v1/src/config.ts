@@ -13,4 +13,20 @@ export class CustomersConfig extends KafkaServiceConfig {
   @Min(1)
   @Max(10000)
   CUSTOMER_MAX_PAGE_SIZE = 1000;
+
+  /**
+   * A `name` fragment whose exact count finds at least this many customers gets kept counts
+   * (customer_name_cells): its later pages read the counts instead of rechecking every match.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  CUSTOMER_NAME_COUNT_MIN_MATCHES = 5000;
+
+  /** The most name fragments a company has counted; the least recently used goes first. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(1000)
+  CUSTOMER_NAME_COUNTS_PER_COMPANY = 32;
 }

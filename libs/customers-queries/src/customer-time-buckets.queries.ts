@@ -37,10 +37,9 @@ function timeDimensions(query: CustomerListQuery): TimeDimension[] {
  * directly); name, corporateId and vatRegistrationId are not in the cells.
  */
 export function isTimeBucketedListQuery(query: CustomerListQuery): boolean {
-  const dimensions = timeDimensions(query);
   return (
-    dimensions.length > 0 &&
-    dimensions.every((d) => d.filter.operator !== '=') &&
+    timeDimensions(query).length > 0 &&
+    hasOnlyTimeRanges(query) &&
     query.name === undefined &&
     query.corporateId === undefined &&
     query.vatRegistrationId === undefined &&
@@ -62,12 +61,23 @@ export function isTimeBucketedListQuery(query: CustomerListQuery): boolean {
 export function customerTimeBucketedPageQuery(companyId: string, query: CustomerListQuery, json = CUSTOMER_JSON): SqlQuery {
   const { values, param } = pageParameters(companyId, query.page);
   const status = query.status === undefined ? '' : ` AND status = ${param(query.status)}`;
-  // Operators come from the parser's fixed set, never from raw input; '=' never gets here.
-  const ranges: TimeRange[] = [];
-  for (const d of timeDimensions(query)) {
-    if (!isRangeOperator(d.filter.operator)) throw new Error('= is not answered by the time buckets');
-    ranges.push({ operator: d.filter.operator, at: `${param(d.filter.value)}::timestamptz`, column: d.column, bucket: d.bucket });
-  }
-  const counts = timeBucketedCountsSql(customersList(json), CUSTOMER_TIME_CELLS, ranges, status, status.replace('status', 'c.status'));
+  const counts = timeBucketedCountsSql(customersList(json), CUSTOMER_TIME_CELLS, timeRanges(query, param), status, status.replace('status', 'c.status'));
   return { text: bucketSeekPageSql(counts.perBucket, counts.rowConditions, json), values };
+}
+
+/**
+ * The request's timestamp filters as ranges over cells with `modified_bucket` and `created_bucket`
+ * (customer_time_buckets, customer_name_cells), their instants bound with `param`. Operators come
+ * from the parser's fixed set, never from raw input; `=` is never answered by cells.
+ */
+export function timeRanges(query: CustomerListQuery, param: (value: unknown) => string): TimeRange[] {
+  return timeDimensions(query).map((d) => {
+    if (!isRangeOperator(d.filter.operator)) throw new Error('= is not answered by the time buckets');
+    return { operator: d.filter.operator, at: `${param(d.filter.value)}::timestamptz`, column: d.column, bucket: d.bucket };
+  });
+}
+
+/** Whether every timestamp filter of the request (if any) is a range the time cells answer. */
+export function hasOnlyTimeRanges(query: CustomerListQuery): boolean {
+  return timeDimensions(query).every((d) => d.filter.operator !== '=');
 }

@@ -1,4 +1,5 @@
 import { parseCustomerListQuery } from './customer-list.query';
+import { NAME_ID_BUCKET_BITS } from './customer-name-counts.queries';
 import { isBucketedListQuery, LIST_BUCKET_BITS } from './customers.queries';
 import { readCustomerPage, type RunSql } from './read-customer-page';
 
@@ -39,7 +40,7 @@ describe('readCustomerPage', () => {
 
   it('counts exactly with count(*) when another filter is given, and builds JSON only for the page', async () => {
     const { run, statements } = fakeRun((text) => (text.includes('count(*)') ? [{ total: 1 }] : [{ json: record(7) }]));
-    const query = parseCustomerListQuery({ status: 'Active', name: 'bygg' }, 1000);
+    const query = parseCustomerListQuery({ status: 'Active', corporateId: '556677-8899' }, 1000);
     expect(isBucketedListQuery(query)).toBe(false);
     const body = await readCustomerPage(run, '1000001', query);
     expect(JSON.parse(body)).toEqual([{ internalId: 7, metadata: { totalCount: 1, maxPageSize: 1000 } }]);
@@ -47,5 +48,27 @@ describe('readCustomerPage', () => {
     const page = statements.find((s) => !s.includes('count(*)'));
     // ids first (LIMIT/OFFSET over an index), JSON after the join: skipped rows never become JSON.
     expect(page).toMatch(/FROM \(SELECT c\.internal_id FROM customers c WHERE[\s\S]*OFFSET[\s\S]*\) page\s+JOIN customers c/);
+  });
+
+  it('reads a name through its kept counts in one statement when the company has them, and tells the observer', async () => {
+    const { run, statements } = fakeRun(() => [{ total: 71090, json: record(3) }]);
+    const seen: string[] = [];
+    const names = { counted: (company: string, fragment: string) => seen.push(`counted ${company} ${fragment}`), notCounted: () => seen.push('not counted') };
+    const body = await readCustomerPage(run, '1000001', parseCustomerListQuery({ name: 'ByGG', status: 'Active' }, 1000), names);
+    expect(JSON.parse(body)).toEqual([{ internalId: 3, metadata: { totalCount: 71090, maxPageSize: 1000 } }]);
+    expect(statements).toHaveLength(1);
+    expect(statements[0]).toContain('customer_name_cells');
+    expect(statements[0]).toContain(`<< ${NAME_ID_BUCKET_BITS}`);
+    expect(seen).toEqual(['counted 1000001 bygg']);
+  });
+
+  it('counts a name from the rows when its counts answer nothing (none kept, or past the end), and tells the observer the matches', async () => {
+    const { run, statements } = fakeRun((text) => (text.includes('customer_name_cells') ? [] : text.includes('count(*)') ? [{ total: 12 }] : [{ json: record(9) }]));
+    const seen: Array<[string, string, number]> = [];
+    const names = { counted: () => undefined, notCounted: (company: string, fragment: string, matches: number) => seen.push([company, fragment, matches]) };
+    const body = await readCustomerPage(run, '1000001', parseCustomerListQuery({ name: 'Nordbygg' }, 1000), names);
+    expect(JSON.parse(body)).toEqual([{ internalId: 9, metadata: { totalCount: 12, maxPageSize: 1000 } }]);
+    expect(statements).toHaveLength(3);
+    expect(seen).toEqual([['1000001', 'nordbygg', 12]]);
   });
 });

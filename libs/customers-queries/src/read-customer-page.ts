@@ -1,5 +1,6 @@
 import { v1PageBodyFromJson } from '@erp/paging';
 import type { CustomerListQuery } from './customer-list.query';
+import { customerNameCountedPageQuery, isNameCountedListQuery, nameFragment } from './customer-name-counts.queries';
 import { customerTimeBucketedPageQuery, isTimeBucketedListQuery } from './customer-time-buckets.queries';
 import { CUSTOMER_JSON, customerBucketedPageQuery, customerCountQuery, customerPageQuery, isBucketedListQuery } from './customers.queries';
 
@@ -14,12 +15,39 @@ export interface CustomerRows {
 }
 
 /**
+ * What the service learns about a `name` filter's counts while reading a page (the service keeps
+ * the counts; this library only reads them).
+ */
+export interface NameCountObserver {
+  /** The company's counts of `fragment` answered the page. */
+  counted(companyId: string, fragment: string): void;
+  /** The company has no counts of `fragment` (or the page was past the end): `matches` rows were counted from the rows. */
+  notCounted(companyId: string, fragment: string, matches: number): void;
+}
+
+/**
  * One page of the customer list, each record rendered by `json` (the v1 record by default; the v3
  * view's for `/api/v3/Customers`). Company and status, or timestamp ranges with an optional status:
- * one statement over the bucket counts, whatever the page. Anything else: an exact count and an
- * OFFSET, concurrently.
+ * one statement over the bucket counts, whatever the page. A name the company's name counts hold,
+ * with those filters: one statement over its cells. Anything else, or a page past the end of a
+ * counted name: an exact count and an OFFSET, concurrently.
  */
-export async function readCustomerRows(run: RunSql, companyId: string, query: CustomerListQuery, json = CUSTOMER_JSON): Promise<CustomerRows> {
+export async function readCustomerRows(
+  run: RunSql,
+  companyId: string,
+  query: CustomerListQuery,
+  json = CUSTOMER_JSON,
+  names?: NameCountObserver,
+): Promise<CustomerRows> {
+  const fragment = isNameCountedListQuery(query) && query.name !== undefined ? nameFragment(query.name) : undefined;
+  if (fragment !== undefined) {
+    const q = customerNameCountedPageQuery(companyId, query, json);
+    const rows = await run<{ total: number; json: string }>(q.text, q.values);
+    if (rows.length > 0) {
+      names?.counted(companyId, fragment);
+      return { items: rows.map((r) => r.json), totalCount: rows[0].total };
+    }
+  }
   const q = isBucketedListQuery(query)
     ? customerBucketedPageQuery(companyId, query, json)
     : isTimeBucketedListQuery(query)
@@ -35,6 +63,7 @@ export async function readCustomerRows(run: RunSql, companyId: string, query: Cu
     run<{ json: string }>(page.text, page.values),
     run<{ total: number }>(count.text, count.values),
   ]);
+  if (fragment !== undefined) names?.notCounted(companyId, fragment, counted[0].total);
   return { items: rows.map((r) => r.json), totalCount: counted[0].total };
 }
 
@@ -43,7 +72,7 @@ export async function readCustomerRows(run: RunSql, companyId: string, query: Cu
  * carries `metadata { totalCount, maxPageSize }`. The count is always exact (an empty page
  * carries none).
  */
-export async function readCustomerPage(run: RunSql, companyId: string, query: CustomerListQuery): Promise<string> {
-  const { items, totalCount } = await readCustomerRows(run, companyId, query);
+export async function readCustomerPage(run: RunSql, companyId: string, query: CustomerListQuery, names?: NameCountObserver): Promise<string> {
+  const { items, totalCount } = await readCustomerRows(run, companyId, query, CUSTOMER_JSON, names);
   return v1PageBodyFromJson(items, totalCount ?? 0, query.page.maxPageSize);
 }

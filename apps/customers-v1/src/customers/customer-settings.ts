@@ -3,4 +3,6 @@ export const CUSTOMER_SETTINGS = Symbol('CUSTOMER_SETTINGS');
 
 export interface CustomerSettings {
   maxPageSize: number;
+  /** Kept name counts (CustomerNameCounts): the matches that earn a fragment counts, and how many a company keeps. */
+  nameCounts: { minMatches: number; perCompany: number };
 }

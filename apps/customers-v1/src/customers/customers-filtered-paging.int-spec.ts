@@ -1,4 +1,5 @@
-import { expectPageMatchesOracle, expectWalkMatchesOracle, type OracleList, timeBucketStart, v1OracleList } from '@erp/testing';
+import { expectPageMatchesOracle, expectWalkMatchesOracle, type OracleList, timeBucketStart } from '@erp/testing';
+import { customerOracleList, expectedCustomerNumbers } from '../testing/customer-list-oracle';
 import { startCustomersTestApp, type CustomersTestApp } from '../testing/customers-test-app';
 
 const COMPANY = '1000001';
@@ -12,9 +13,6 @@ const bucketStart = (iso: string) => timeBucketStart(iso, 21);
 /** The API's timestamp format (UTC, no zone, milliseconds). */
 const wire = (date: Date) => date.toISOString().replace('Z', '');
 
-// The filter's SQL, written independently of the service's: the oracle every page is checked against.
-const COLUMN: Record<string, string> = { lastModifiedDateTime: 'last_modified_at', createdDateTime: 'created_at' };
-
 interface Filter {
   name: string;
   query: Record<string, string>;
@@ -24,39 +22,10 @@ function timeFilter(field: 'lastModifiedDateTime' | 'createdDateTime', operator:
   return { [field]: at, [`${field}Condition`]: operator };
 }
 
-async function expectedNumbers(query: Record<string, string>): Promise<string[]> {
-  const values: unknown[] = [COMPANY];
-  const conditions = ['company_id = $1'];
-  for (const field of ['lastModifiedDateTime', 'createdDateTime']) {
-    if (query[field] === undefined) continue;
-    values.push(`${query[field]}Z`);
-    conditions.push(`${COLUMN[field]} ${query[`${field}Condition`]} $${values.length}::timestamptz`);
-  }
-  if (query['status'] !== undefined) {
-    values.push(query['status']);
-    conditions.push(`status = $${values.length}`);
-  }
-  if (query['name'] !== undefined) {
-    values.push(query['name'].toLowerCase());
-    conditions.push(`strpos(lower(name), $${values.length}) > 0`);
-  }
-  const { rows } = await t.sql.query<{ number: string }>(`SELECT number FROM customers WHERE ${conditions.join(' AND ')} ORDER BY internal_id`, values);
-  return rows.map((r) => r.number);
-}
+const expectedNumbers = (query: Record<string, string>) => expectedCustomerNumbers(t.sql, COMPANY, query);
 
 /** The list with one filter, read through the service and checked against the oracle. */
-function oracleList(filter: Filter): OracleList {
-  return v1OracleList({
-    label: { filter: filter.name },
-    http: t.http,
-    path: '/v1/customer',
-    headers,
-    query: filter.query,
-    pageSize: PAGE_SIZE,
-    key: 'number',
-    expected: () => expectedNumbers(filter.query),
-  });
-}
+const oracleList = (filter: Filter): OracleList => customerOracleList({ http: t.http, sql: t.sql, companyId: COMPANY, headers, filter, pageSize: PAGE_SIZE });
 
 /** The time-bucket cells must equal a fresh count of the table, cell by cell. */
 async function expectCellsExact(): Promise<void> {

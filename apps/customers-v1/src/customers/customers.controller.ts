@@ -49,7 +49,7 @@ export class CustomersController {
   @Get()
   @ApiOperation({ summary: 'List customers', description: 'A bare JSON array; every record carries `metadata { totalCount, maxPageSize }`. Unknown query parameters are 400.' })
   @ApiV1Paging('CUSTOMER_MAX_PAGE_SIZE')
-  @ApiFilter('name', 'Case-insensitive literal substring of the name (`%` and `_` match themselves; served by a trigram index)')
+  @ApiFilter('name', 'Case-insensitive literal substring of the name (`%` and `_` match themselves). A fragment that matches many customers answers its first request at the cost of counting them, and later ones from counts the service then keeps for it')
   @ApiFilter('status', 'Status', CUSTOMER_STATUSES)
   @ApiFilter('corporateId', 'Corporate id (exact)')
   @ApiFilter('vatRegistrationId', 'VAT registration id (exact)')

@@ -4629,7 +4629,7 @@ export interface operations {
                 lastModifiedDateTime?: string;
                 /** @description Comparison for lastModifiedDateTime (URL-encoded); default `>=` */
                 lastModifiedDateTimeCondition?: ">" | ">=" | "<" | "<=" | "=";
-                /** @description Case-insensitive literal substring of the name (`%` and `_` match themselves; served by a trigram index) */
+                /** @description Case-insensitive literal substring of the name (`%` and `_` match themselves). A fragment that matches many customers answers its first request at the cost of counting them, and later ones from counts the service then keeps for it */
                 name?: string;
                 /** @description 1-based page number (default 1); past the end: `[]` */
                 pageNumber?: number;

@@ -11,6 +11,7 @@ import {
   readCustomerV3Page,
 } from '@erp/customers-queries';
 import type { CreateCustomerDto, CustomerFieldsDto } from '../dto/customer-write.dto';
+import { CustomerNameCounts } from './customer-name-counts';
 
 /** A customer as the API returns it: its JSON text and its version (the ETag value). */
 export interface CustomerRecord {
@@ -69,7 +70,10 @@ function assignments(changes: CustomerChanges): { sets: string[]; parameters: Re
 /** Persistence of customers: every statement scoped by company; the JSON is built in SQL (@erp/customers-queries). */
 @Injectable()
 export class CustomersRepository {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly nameCounts: CustomerNameCounts,
+  ) {}
 
   transaction<T>(work: (tx: EntityManager) => Promise<T>): Promise<T> {
     return this.db.transaction(work);
@@ -77,7 +81,7 @@ export class CustomersRepository {
 
   /** One page as a JSON array text (the SQL is shared with the benchmark baseline, tools/bench). */
   page(companyId: string, query: CustomerListQuery): Promise<string> {
-    return readCustomerPage((text, values) => this.db.query(text, values), companyId, query);
+    return readCustomerPage((text, values) => this.db.query(text, values), companyId, query, this.nameCounts);
   }
 
   /** One page of the v3 view (`/api/v3/Customers`) through the same page SQL as the v1 list. */
