@@ -146,6 +146,8 @@ describe('tools/bench against the real system', () => {
     const sync = report.targets.find((t) => t.description.startsWith('full sync'));
     expect(Number.isFinite(sync?.value)).toBe(true);
     expect(report.notes?.join(' ')).toContain('3000 records');
+    // The writes beside kept name counts (none kept at this size: no fragment matches 5,000 customers).
+    expect(report.notes?.join(' ')).toMatch(/Writes with kept name counts: .* \d+(\.\d+)? ms in the company keeping counts of 0 name fragments, \d+(\.\d+)? ms in the noise company/);
     // The invoice part: its own unfiltered denominator, every filter's total from the loaded rows.
     const invoices = report.cases.filter((c) => c.name.startsWith('invoices: '));
     expect(invoices.length).toBeGreaterThan(15);

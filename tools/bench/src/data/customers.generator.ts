@@ -38,8 +38,9 @@ export const STATUS_MIX = [
 ] as const;
 
 const FIRST_NUMBER = 10001;
-const NAME_FIRST = ['Nord', 'Vest', 'Fjell', 'Sol', 'Berg', 'Elve', 'Skog', 'Havn', 'Lys', 'Stein', 'Vik', 'Dal', 'Bakke', 'Strand', 'Is', 'Mo'];
-const NAME_SECOND = ['bygg', 'handel', 'data', 'transport', 'regnskap', 'mekanikk', 'elektro', 'design', 'fisk', 'tre', 'maling', 'rør', 'energi', 'media'];
+/** The parts generated names are made of (first + second + legal form): the bench's name searches use them. */
+export const NAME_FIRST = ['Nord', 'Vest', 'Fjell', 'Sol', 'Berg', 'Elve', 'Skog', 'Havn', 'Lys', 'Stein', 'Vik', 'Dal', 'Bakke', 'Strand', 'Is', 'Mo'];
+export const NAME_SECOND = ['bygg', 'handel', 'data', 'transport', 'regnskap', 'mekanikk', 'elektro', 'design', 'fisk', 'tre', 'maling', 'rør', 'energi', 'media'];
 const NAME_FORM = ['AS', 'AS', 'AS', 'ASA', 'ANS', 'DA', 'ENK', 'AB', 'GmbH', 'Ltd'];
 const STREETS = ['Storgata', 'Kirkeveien', 'Strandveien', 'Industrivegen', 'Sjøgata', 'Parkveien', 'Skolegata', 'Torget', 'Bryggen', 'Løkkeveien'];
 const CITIES = [

@@ -1,4 +1,4 @@
-import type { ClientBase } from 'pg';
+import { Client, type ClientBase } from 'pg';
 
 /** One list request the scenario times: a label and the query (without paging). */
 export interface FilterCase {
@@ -63,4 +63,29 @@ export async function customerFilterCases(sql: ClientBase, companyId: string): P
     { name: 'corporateId + lastModified >= median', query: { corporateId: row.corporate_id, lastModifiedDateTime: modified, lastModifiedDateTimeCondition: '>=' } },
   );
   return cases;
+}
+
+/** customers-v1's default `CUSTOMER_NAME_COUNT_MIN_MATCHES`, which the bench runs with. */
+const NAME_COUNT_MIN_MATCHES = 5000;
+
+/**
+ * Waits until customers-v1 keeps counts of `name` for the company (it registers them in the
+ * background after a request whose exact count found `matches`, when that is at least
+ * NAME_COUNT_MIN_MATCHES; see its README), so that the timed requests measure the steady state.
+ * The first request's time is reported apart (`firstRequestMs`). Gives up after `timeoutMs`: the
+ * timed requests then show the uncounted cost.
+ */
+export async function waitForNameCounts(databaseUrl: string, companyId: string, name: string, matches: number, timeoutMs = 60_000): Promise<void> {
+  if (matches < NAME_COUNT_MIN_MATCHES) return;
+  const sql = new Client({ connectionString: databaseUrl });
+  await sql.connect();
+  try {
+    for (const deadline = Date.now() + timeoutMs; Date.now() < deadline; ) {
+      const { rows } = await sql.query(`SELECT 1 FROM customer_name_fragments WHERE company_id = $1 AND fragment = $2`, [companyId, name.toLowerCase()]);
+      if (rows.length > 0) return;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  } finally {
+    await sql.end();
+  }
 }
