@@ -22,7 +22,7 @@ export function ts(expression: string): string {
   return `to_char(${expression} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 }
 
-/** The value `filter` is matched against; identical to the trigram index expression of the migration. */
+/** The value `filter` is matched against; identical to the trigram index expression of the migration and to the `search_text` that migration 1766200000000 keeps per order. */
 export const SEARCH_TEXT = `lower(o.order_id || chr(1) || coalesce(o.customer_order, '') || chr(1) || o.customer_name)`;
 
 /** extended price = quantity * unit price * (1 - discount % / 100), rounded half away from zero to cents. */
@@ -254,7 +254,28 @@ export function orderPageQuery(companyId: string, query: SalesOrderListQuery, to
   };
 }
 
+/**
+ * The exact count of a list request the list cells do not answer. A `filter` alone or with
+ * `{type}` and `status` is counted on `sales_order_search_texts` (migration 1766200000000: key,
+ * type, status and the search text per order, kept by triggers in the orders' transactions): its
+ * trigram index finds the candidates and each is checked on a row of ~100 bytes with the text
+ * already computed, rather than on the ~670-byte order row with the text computed again (half the
+ * time for a filter matching 9% of the orders). With `customerId` or `modifiedSince` it counts
+ * sales_orders, through their indexes.
+ */
 export function orderCountQuery(companyId: string, query: SalesOrderListQuery): SqlQuery {
+  if (query.filter !== undefined && query.customerId === undefined && query.modifiedSince === undefined) {
+    const values: unknown[] = [companyId];
+    const param = (value: unknown) => {
+      values.push(value);
+      return `$${values.length}`;
+    };
+    let where = 's.company_id = $1';
+    if (query.type !== undefined) where += ` AND s.order_type = ${param(query.type)}`;
+    if (query.status !== undefined) where += ` AND s.status = ${param(query.status)}`;
+    where += ` AND s.search_text LIKE '%' || ${param(escapeLike(query.filter.toLowerCase()))} || '%' ESCAPE '\\'`;
+    return { text: `SELECT count(*)::int AS total FROM sales_order_search_texts s WHERE ${where}`, values };
+  }
   const where = whereClause(companyId, query);
   return { text: `SELECT count(*)::int AS total FROM sales_orders o WHERE ${where.sql}`, values: where.values };
 }
