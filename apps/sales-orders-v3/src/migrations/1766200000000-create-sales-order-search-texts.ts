@@ -3,11 +3,11 @@ import { createCountTriggers, dropCountTriggers } from '@erp/database';
 
 /**
  * What `filter` is matched against, per order. Must equal `SEARCH_TEXT` of @erp/sales-orders-queries
- * and the expression of the trigram index on sales_orders (migration 1764100000000), over `o`.
+ * and the expression of the trigram index on sales_orders (migration 1764100000000), over `row`.
  */
-const SEARCH_TEXT = `lower(o.order_id || chr(1) || coalesce(o.customer_order, '') || chr(1) || o.customer_name)`;
+const searchText = (row: string) => `lower(${row}.order_id || chr(1) || coalesce(${row}.customer_order, '') || chr(1) || ${row}.customer_name)`;
 const COLUMNS = 'internal_id, company_id, order_type, status, search_text';
-const ROW = `o.internal_id, o.company_id, o.order_type, o.status, ${SEARCH_TEXT}`;
+const ROW = `o.internal_id, o.company_id, o.order_type, o.status, ${searchText('o')}`;
 
 /**
  * The exact count of a `filter` (`GET /api/v3/SalesOrders?filter=`), from a narrow copy of what it
@@ -56,11 +56,17 @@ export class CreateSalesOrderSearchTexts1766200000000 implements MigrationInterf
           DELETE FROM sales_order_search_texts s USING old_rows o
           WHERE s.company_id = o.company_id AND s.internal_id = o.internal_id
             AND NOT EXISTS (SELECT FROM new_rows n WHERE n.company_id = o.company_id AND n.internal_id = o.internal_id);
+          -- Only the orders whose type, status or text changed: an upsert that changes nothing would
+          -- still lock (and so write) the row it conflicts with.
           INSERT INTO sales_order_search_texts AS s (${COLUMNS})
-          SELECT ${ROW} FROM new_rows o ORDER BY o.company_id, o.internal_id
+          SELECT ${ROW} FROM new_rows o
+          WHERE NOT EXISTS (
+            SELECT FROM old_rows p
+            WHERE p.company_id = o.company_id AND p.internal_id = o.internal_id AND p.order_type = o.order_type AND p.status = o.status
+              AND ${searchText('p')} = ${searchText('o')})
+          ORDER BY o.company_id, o.internal_id
           ON CONFLICT (company_id, internal_id) DO UPDATE
-            SET order_type = EXCLUDED.order_type, status = EXCLUDED.status, search_text = EXCLUDED.search_text
-            WHERE (s.order_type, s.status, s.search_text) IS DISTINCT FROM (EXCLUDED.order_type, EXCLUDED.status, EXCLUDED.search_text);
+            SET order_type = EXCLUDED.order_type, status = EXCLUDED.status, search_text = EXCLUDED.search_text;
         END IF;
         RETURN NULL;
       END $$`);
