@@ -157,6 +157,8 @@ describe('GET /api/v3/SalesOrders filtered paging at every depth, every orderBy'
       { name: 'customerId + status', type: '', query: { customerId: '10001', status: 'Open' } },
       { name: 'customerId + modifiedSince', type: '', query: { customerId: '10001', modifiedSince: boundary } },
       { name: 'filter', type: '', query: { filter: 'BYGG' } },
+      // More matches than FILTER_MATCHES_COLLECTED (every customer order of the company): the page walks the sort key's index.
+      { name: 'filter matching most orders', type: '', query: { filter: 'po-' } },
       { name: 'filter + type SO + status', type: '/SO', query: { filter: 'bygg', status: 'Open' } },
       { name: 'filter + modifiedSince', type: '', query: { filter: 'bygg', modifiedSince: boundary } },
     ];
