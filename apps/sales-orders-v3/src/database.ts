@@ -6,6 +6,8 @@ import { OrderViews1765300000000 } from './migrations/1765300000000-order-views'
 import { CreateInventory1765400000000 } from './migrations/1765400000000-create-inventory';
 import { CreateSalesOrderListCells1766100000000 } from './migrations/1766100000000-create-sales-order-list-cells';
 import { CoverSalesOrderListIndexes1766100000001 } from './migrations/1766100000001-cover-sales-order-list-indexes';
+import { CreateSalesOrderSearchTexts1766200000000 } from './migrations/1766200000000-create-sales-order-search-texts';
+import { IndexSalesOrderSearchTexts1766200000001 } from './migrations/1766200000001-index-sales-order-search-texts';
 import { SalesOrderCounterEntity, SalesOrderEntity, SalesOrderLineEntity } from './sales-orders/sales-order.entity';
 
 /**
@@ -30,4 +32,6 @@ export const SALES_ORDERS_MIGRATIONS = [
   CreateInventory1765400000000,
   CreateSalesOrderListCells1766100000000,
   CoverSalesOrderListIndexes1766100000001,
+  CreateSalesOrderSearchTexts1766200000000,
+  IndexSalesOrderSearchTexts1766200000001,
 ];

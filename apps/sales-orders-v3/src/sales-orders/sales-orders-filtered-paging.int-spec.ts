@@ -82,7 +82,7 @@ function oracleList(filter: Filter, orderBy: string): OracleList {
   };
 }
 
-/** Both cell tables must equal a fresh count of the orders, cell by cell. */
+/** Both cell tables must equal a fresh count of the orders, cell by cell; the search texts, the orders' own. */
 async function expectCellsExact(): Promise<void> {
   for (const [table, bucket, rowBucket] of [
     ['sales_order_time_cells', 'created_bucket', 'sales_order_time_bucket(created_at)'],
@@ -98,6 +98,16 @@ async function expectCellsExact(): Promise<void> {
     );
     expect(rows).toEqual([]);
   }
+  // The search texts the filter's count reads (migration 1766200000000): one row per order, equal to a fresh computation.
+  const { rows } = await t.sql.query(
+    `SELECT * FROM (
+       SELECT internal_id, company_id, order_type, status,
+              lower(order_id || chr(1) || coalesce(customer_order, '') || chr(1) || customer_name) AS search_text
+       FROM sales_orders) k
+     FULL JOIN sales_order_search_texts s USING (internal_id, company_id, order_type, status, search_text)
+     WHERE k.internal_id IS NULL OR s.internal_id IS NULL`,
+  );
+  expect(rows).toEqual([]);
 }
 
 let filters: Filter[];
@@ -147,6 +157,10 @@ describe('GET /api/v3/SalesOrders filtered paging at every depth, every orderBy'
       { name: 'customerId + status', type: '', query: { customerId: '10001', status: 'Open' } },
       { name: 'customerId + modifiedSince', type: '', query: { customerId: '10001', modifiedSince: boundary } },
       { name: 'filter', type: '', query: { filter: 'BYGG' } },
+      // More matches than FILTER_MATCHES_COLLECTED (every customer order of the company): the page walks the sort key's index.
+      { name: 'filter matching most orders', type: '', query: { filter: 'po-' } },
+      { name: 'filter + type SO + status', type: '/SO', query: { filter: 'bygg', status: 'Open' } },
+      { name: 'filter + modifiedSince', type: '', query: { filter: 'bygg', modifiedSince: boundary } },
     ];
   }, 120_000);
   afterAll(async () => {
@@ -166,7 +180,7 @@ describe('GET /api/v3/SalesOrders filtered paging at every depth, every orderBy'
 
   it('answers each page exactly for the current data while orders are created, updated and deleted between requests', async () => {
     const watched = filters.filter((f) =>
-      ["modifiedSince a row's", 'status + modifiedSince', 'type SO + status', 'unfiltered', 'customerId', 'modifiedSince a bucket boundary', 'filter'].includes(
+      ["modifiedSince a row's", 'status + modifiedSince', 'type SO + status', 'unfiltered', 'customerId', 'modifiedSince a bucket boundary', 'filter', 'filter + type SO + status'].includes(
         f.name,
       ),
     );
@@ -189,6 +203,13 @@ describe('GET /api/v3/SalesOrders filtered paging at every depth, every orderBy'
         `UPDATE sales_orders SET last_modified_at = date_trunc('milliseconds', now()) - (abs(hashint4(internal_id::int + $2)) % 400) * interval '1 day',
                 status = CASE WHEN internal_id % 2 = 0 THEN 'Hold' ELSE status END
          WHERE company_id = $1 AND abs(hashint4(internal_id::int * 31 + $2)) % 150 = 0`,
+        [COMPANY, step],
+      );
+      // Customer names (the filter's text) change both ways.
+      await t.sql.query(
+        `UPDATE sales_orders SET customer_name = CASE WHEN lower(customer_name) LIKE '%bygg%' THEN 'Renamed ' || internal_id ELSE 'Renamed Bygg ' || internal_id END,
+                last_modified_at = date_trunc('milliseconds', now())
+         WHERE company_id = $1 AND abs(hashint4(internal_id::int * 37 + $2)) % 120 = 0`,
         [COMPANY, step],
       );
       await t.sql.query(`DELETE FROM sales_orders WHERE company_id = $1 AND abs(hashint4(internal_id::int * 17 + $2)) % 200 = 0`, [COMPANY, step]);
