@@ -6,7 +6,7 @@ import { CreateCustomerTimeBuckets1765200000000 } from './migrations/17652000000
 import { CoverCustomerListIndexes1765200000001 } from './migrations/1765200000001-cover-customer-list-indexes';
 import { IndexTimeBucketCells1765500000000 } from './migrations/1765500000000-index-time-bucket-cells';
 import { CreateCustomerNameCounts1766200000000 } from './migrations/1766200000000-create-customer-name-counts';
-import { CoverNameInTimeIndexes1766200000001 } from './migrations/1766200000001-cover-name-in-time-indexes';
+import { CoverNameInListIndexes1766200000001 } from './migrations/1766200000001-cover-name-in-list-indexes';
 
 /** Everything this service keeps in its database; the migrations are the schema's source of truth. */
 export const CUSTOMERS_ENTITIES = [CustomerEntity, CustomerNumberCounterEntity, ...OUTBOX_ENTITIES];
@@ -17,7 +17,7 @@ export const CUSTOMERS_MIGRATIONS = [
   CoverCustomerListIndexes1765200000001,
   IndexTimeBucketCells1765500000000,
   CreateCustomerNameCounts1766200000000,
-  CoverNameInTimeIndexes1766200000001,
+  CoverNameInListIndexes1766200000001,
   // The transactional outbox of this service's events (libs/messaging).
   ...OUTBOX_MIGRATIONS,
 ];

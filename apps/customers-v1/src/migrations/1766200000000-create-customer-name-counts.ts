@@ -9,9 +9,11 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * - `customer_name_fragments`: the fragments counted per company (lower-cased as the filter lowers
  *   them), registered by the service the first time a fragment matches many rows, at most a
  *   service-set number per company (least recently used first out).
- * - `customer_name_cells`: per fragment, status, `internal_id >> 12` and the two time buckets of
- *   `customer_time_bucket()`, the number of customers whose `lower(name)` contains it. Smaller id
- *   buckets than the list cells' 2^14: a page seek rechecks the name of every row of its bucket.
+ * - `customer_name_cells`: per fragment, status, `internal_id >> 12` and the two timestamps'
+ *   buckets of 2^19 s (`customer_name_time_bucket()`), the number of customers whose `lower(name)`
+ *   contains it. Smaller buckets than the list cells' (2^14 ids, 2^21 s): a page seek rechecks the
+ *   name of every row of the id bucket it starts in, and a range's boundary bucket is counted from
+ *   the rows.
  *
  * The statement triggers keep the cells exact like the other count cells: a write adds and removes
  * its rows' cells for each fragment of its company that the name contains. Registration
@@ -50,8 +52,13 @@ export class CreateCustomerNameCounts1766200000000 implements MigrationInterface
     await q.query(`
       CREATE FUNCTION customer_name_lock_key(company varchar) RETURNS bigint LANGUAGE sql IMMUTABLE PARALLEL SAFE
       AS $$ SELECT hashtextextended('customer_name_fragments:' || company, 0) $$`);
+    // Time buckets of 2^19 s (6 days), a quarter of the list cells': a name with a timestamp range
+    // counts its boundary bucket from the rows, and a name's cells are few enough to sum.
+    await q.query(`
+      CREATE FUNCTION customer_name_time_bucket(at timestamptz) RETURNS integer LANGUAGE sql IMMUTABLE PARALLEL SAFE
+      AS $$ SELECT (floor(extract(epoch FROM at))::bigint >> 19)::integer $$`);
     const cell = `r.company_id, f.id, r.status, r.internal_id >> 12,
-      customer_time_bucket(r.last_modified_at), customer_time_bucket(r.created_at)`;
+      customer_name_time_bucket(r.last_modified_at), customer_name_time_bucket(r.created_at)`;
     // strpos, not LIKE: the fragment is plain text, and it equals the filter's escaped LIKE '%x%'.
     const matches = (rows: string, delta: number) => `
       SELECT ${cell}, ${delta} FROM ${rows} r
@@ -142,6 +149,7 @@ export class CreateCustomerNameCounts1766200000000 implements MigrationInterface
     await q.query(`DROP FUNCTION customer_name_cells_clear()`);
     await q.query(`DROP FUNCTION customer_name_cells_apply()`);
     await q.query(`DROP FUNCTION customer_name_lock_key(varchar)`);
+    await q.query(`DROP FUNCTION customer_name_time_bucket(timestamptz)`);
     await q.query(`DROP TABLE customer_name_cells`);
     await q.query(`DROP TABLE customer_name_fragments`);
   }
