@@ -2,7 +2,7 @@ import { v1PageBodyFromJson } from '@erp/paging';
 import type { CustomerListQuery } from './customer-list.query';
 import { customerNameCountedPageQuery, isNameCountedListQuery, nameFragment } from './customer-name-counts.queries';
 import { customerTimeBucketedPageQuery, isTimeBucketedListQuery } from './customer-time-buckets.queries';
-import { CUSTOMER_JSON, customerBucketedPageQuery, customerCountQuery, customerPageQuery, isBucketedListQuery } from './customers.queries';
+import { CUSTOMER_JSON, customerBucketedPageQuery, customerCountQuery, customerPageQuery, isBucketedListQuery, type SqlQuery } from './customers.queries';
 
 /** Runs SQL and returns its rows: TypeORM's `DataSource.query` or pg's `Pool.query(...).rows`. */
 export type RunSql = <Row>(text: string, values: unknown[]) => Promise<Row[]>;
@@ -26,6 +26,18 @@ export interface NameCountObserver {
 }
 
 /**
+ * The single statement that answers a list request with its total in every row (the bucket
+ * counts, the time cells, a name's kept counts), or undefined for the requests read by an exact
+ * count and an OFFSET (readCustomerRows).
+ */
+export function customerPageStatement(companyId: string, query: CustomerListQuery, json = CUSTOMER_JSON): SqlQuery | undefined {
+  if (isNameCountedListQuery(query)) return customerNameCountedPageQuery(companyId, query, json);
+  if (isBucketedListQuery(query)) return customerBucketedPageQuery(companyId, query, json);
+  if (isTimeBucketedListQuery(query)) return customerTimeBucketedPageQuery(companyId, query, json);
+  return undefined;
+}
+
+/**
  * One page of the customer list, each record rendered by `json` (the v1 record by default; the v3
  * view's for `/api/v3/Customers`). Company and status, or timestamp ranges with an optional status:
  * one statement over the bucket counts, whatever the page. A name the company's name counts hold,
@@ -40,22 +52,14 @@ export async function readCustomerRows(
   names?: NameCountObserver,
 ): Promise<CustomerRows> {
   const fragment = isNameCountedListQuery(query) && query.name !== undefined ? nameFragment(query.name) : undefined;
-  if (fragment !== undefined) {
-    const q = customerNameCountedPageQuery(companyId, query, json);
-    const rows = await run<{ total: number; json: string }>(q.text, q.values);
-    if (rows.length > 0) {
-      names?.counted(companyId, fragment);
-      return { items: rows.map((r) => r.json), totalCount: rows[0].total };
+  const statement = customerPageStatement(companyId, query, json);
+  if (statement) {
+    const rows = await run<{ total: number; json: string }>(statement.text, statement.values);
+    if (rows.length > 0 && fragment !== undefined) names?.counted(companyId, fragment);
+    // No row from a name's statement: past the end, or no counts kept; the count below tells.
+    if (rows.length > 0 || fragment === undefined) {
+      return { items: rows.map((r) => r.json), ...(rows.length > 0 ? { totalCount: rows[0].total } : {}) };
     }
-  }
-  const q = isBucketedListQuery(query)
-    ? customerBucketedPageQuery(companyId, query, json)
-    : isTimeBucketedListQuery(query)
-      ? customerTimeBucketedPageQuery(companyId, query, json)
-      : undefined;
-  if (q) {
-    const rows = await run<{ total: number; json: string }>(q.text, q.values);
-    return { items: rows.map((r) => r.json), ...(rows.length > 0 ? { totalCount: rows[0].total } : {}) };
   }
   const page = customerPageQuery(companyId, query, json);
   const count = customerCountQuery(companyId, query);

@@ -1,5 +1,5 @@
 import { ApiError } from '@erp/errors';
-import { parseV1Paging, v1PageBodyFromJson, withV1Metadata } from './v1-paging';
+import { parseV1Paging, v1PageBodyFromJson, v1PageChunks, withV1Metadata } from './v1-paging';
 
 function failureOf(run: () => unknown): ApiError {
   try {
@@ -134,5 +134,21 @@ describe('v1PageBodyFromJson', () => {
 
   it('is the bare empty array for an empty page', () => {
     expect(v1PageBodyFromJson([], 350, 100)).toBe('[]');
+  });
+});
+
+describe('v1PageChunks', () => {
+  async function* arriving(records: string[]): AsyncGenerator<string> {
+    for (const record of records) yield record;
+  }
+
+  it('streams exactly the text v1PageBodyFromJson builds, whatever the chunk size', async () => {
+    const records = ['{"number":"1","name":"Å"}', '{}', '{"number":"3","nested":{"a":[1,2]}}'];
+    for (const chunkChars of [1, 10, 64 * 1024]) {
+      const chunks: string[] = [];
+      for await (const chunk of v1PageChunks(arriving(records), 350, 100, chunkChars)) chunks.push(chunk);
+      expect(chunks.join('')).toBe(v1PageBodyFromJson(records, 350, 100));
+      if (chunkChars === 1) expect(chunks.length).toBe(records.length + 1);
+    }
   });
 });

@@ -60,14 +60,43 @@ export function withV1Metadata<T extends object>(
   return records.map((record) => ({ ...record, metadata }));
 }
 
+/** `"metadata":{...}` of a page, spliced into each record (v1PageBodyFromJson, v1PageChunks). */
+function metadataMember(totalCount: number, maxPageSize: number): string {
+  return `"metadata":${JSON.stringify({ totalCount, maxPageSize })}`;
+}
+
+function withMetadata(json: string, metadata: string): string {
+  return json === '{}' ? `{${metadata}}` : `${json.slice(0, -1)},${metadata}}`;
+}
+
 /**
  * The same body built from records that are already JSON text (rendered by the database): the
  * metadata is spliced into each object without parsing it, which keeps large pages cheap.
  */
 export function v1PageBodyFromJson(recordsJson: string[], totalCount: number, maxPageSize: number): string {
-  const metadata = `"metadata":${JSON.stringify({ totalCount, maxPageSize })}`;
-  const items = recordsJson.map((json) =>
-    json === '{}' ? `{${metadata}}` : `${json.slice(0, -1)},${metadata}}`,
-  );
-  return `[${items.join(',')}]`;
+  const metadata = metadataMember(totalCount, maxPageSize);
+  return `[${recordsJson.map((json) => withMetadata(json, metadata)).join(',')}]`;
+}
+
+/** About how many characters v1PageChunks gathers before it yields them. */
+export const V1_CHUNK_CHARS = 64 * 1024;
+
+/**
+ * The body of v1PageBodyFromJson as chunks, from records that arrive one by one (a cursor): the
+ * same text, written while the database still renders the rest of the page. `recordsJson` must
+ * not be empty (an empty page is `[]`, which needs no stream).
+ */
+export async function* v1PageChunks(recordsJson: AsyncIterable<string>, totalCount: number, maxPageSize: number, chunkChars = V1_CHUNK_CHARS): AsyncGenerator<string> {
+  const metadata = metadataMember(totalCount, maxPageSize);
+  let pending = '[';
+  let first = true;
+  for await (const json of recordsJson) {
+    pending += first ? withMetadata(json, metadata) : `,${withMetadata(json, metadata)}`;
+    first = false;
+    if (pending.length >= chunkChars) {
+      yield pending;
+      pending = '';
+    }
+  }
+  yield `${pending}]`;
 }

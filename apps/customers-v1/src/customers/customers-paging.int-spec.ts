@@ -50,4 +50,32 @@ describe('GET /v1/customer default maximum', () => {
     const defaults = (await (await app.http.request('/v1/customer', { headers })).json()) as unknown[];
     expect(defaults).toHaveLength(1000);
   });
+
+  it('streams a large page from the cursor, with the very bytes of the same rows read as text', async () => {
+    const headers = await app.auth.headers({ company: COMPANY });
+    const read = (query: string) => app.http.request(`/v1/customer?${query}`, { headers });
+    for (const [filter, size, page] of [['', 1000, 1], ['', 600, 2], ['status=Active&', 500, 1]] as const) {
+      const streamed = await read(`${filter}pageSize=${size}&pageNumber=${page}`);
+      expect(streamed.status).toBe(200);
+      expect(streamed.headers.get('content-type')).toMatch(/^application\/json/);
+      // Streamed: no length known up front; a small page is one text with its length.
+      expect(streamed.headers.get('transfer-encoding')).toBe('chunked');
+      const text = await streamed.text();
+      // The same rows as pages of 100 (text bodies) spliced together: byte for byte the same body.
+      const parts: string[] = [];
+      for (let n = ((page - 1) * size) / 100 + 1; parts.length < size / 100; n++) {
+        const small = await read(`${filter}pageSize=100&pageNumber=${n}`);
+        expect(small.headers.get('content-length')).not.toBeNull();
+        const body = await small.text();
+        if (body === '[]') break;
+        parts.push(body.slice(1, -1));
+      }
+      const expected = `[${parts.join(',')}]`;
+      const firstDifference = [...text].findIndex((ch, i) => ch !== expected[i]);
+      expect({ length: text.length, firstDifference }).toEqual({ length: expected.length, firstDifference: -1 });
+      const records = JSON.parse(text) as CustomerRow[];
+      expect(records).toHaveLength(Math.min(size, 1005 - (page - 1) * size));
+      expect(records[0].metadata).toEqual({ totalCount: 1005, maxPageSize: 1000 });
+    }
+  });
 });

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import { Body, Controller, Get, Header, HttpCode, Param, Post, Put, Query, UseInterceptors } from '@nestjs/common';
 import { CompanyId } from '@erp/auth';
 import { V1ValueUnwrapInterceptor } from '@erp/bootstrap';
@@ -57,7 +58,7 @@ export class CustomersController {
   @ApiTimestampFilter('createdDateTime')
   @ApiJsonResponse(200, 'A page of customers', { type: 'array', items: ref('CustomerListItem') })
   @Header('content-type', JSON_TYPE)
-  async list(@CompanyId() companyId: string, @Query() query: Record<string, string | string[] | undefined>): Promise<string> {
+  async list(@CompanyId() companyId: string, @Query() query: Record<string, string | string[] | undefined>): Promise<string | Readable> {
     return this.listCustomers.execute(companyId, query);
   }
 

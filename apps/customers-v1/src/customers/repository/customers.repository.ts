@@ -1,5 +1,7 @@
+import type { Readable } from 'node:stream';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import type { PoolClient } from 'pg';
 import type { DataSource, EntityManager } from 'typeorm';
 import { namedQuery } from '@erp/database';
 import {
@@ -7,8 +9,10 @@ import {
   customerByNumberQuery,
   type CustomerListQuery,
   customerLocationsQuery,
+  isStreamedCustomerPage,
   readCustomerPage,
   readCustomerV3Page,
+  streamCustomerPage,
 } from '@erp/customers-queries';
 import type { CreateCustomerDto, CustomerFieldsDto } from '../dto/customer-write.dto';
 import { CustomerNameCounts } from './customer-name-counts';
@@ -79,8 +83,18 @@ export class CustomersRepository {
     return this.db.transaction(work);
   }
 
-  /** One page as a JSON array text (the SQL is shared with the benchmark baseline, tools/bench). */
-  page(companyId: string, query: CustomerListQuery): Promise<string> {
+  /**
+   * One page as the JSON array: a large page that one statement answers streamed from its cursor
+   * (streamCustomerPage), else as text (the SQL is shared with the benchmark baseline, tools/bench,
+   * which reads every page as text: the same bytes).
+   */
+  async page(companyId: string, query: CustomerListQuery): Promise<string | Readable> {
+    if (isStreamedCustomerPage(companyId, query)) {
+      const runner = this.db.createQueryRunner();
+      const client = (await runner.connect()) as PoolClient;
+      const stream = await streamCustomerPage(client, companyId, query, () => void runner.release(), this.nameCounts);
+      if (stream) return stream;
+    }
     return readCustomerPage((text, values) => this.db.query(text, values), companyId, query, this.nameCounts);
   }
 
