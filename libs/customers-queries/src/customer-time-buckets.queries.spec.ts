@@ -28,8 +28,8 @@ describe('customerTimeBucketedPageQuery', () => {
     );
     expect(q.values).toEqual(['1000001', 10, 20, 'Active', '2026-01-01T00:00:00.000Z', '2025-01-01T00:00:00.000Z']);
     expect(q.text).not.toContain('2026-01-01');
-    // The cells, two boundary counts and the page: four reads of data, each with the company.
-    expect(q.text.match(/company_id = \$1/g)).toHaveLength(4);
+    // The cells, two boundary counts and the page (read forward, or from its bucket's end): five reads of data, each with the company.
+    expect(q.text.match(/company_id = \$1/g)).toHaveLength(5);
     expect(q.text).toContain('modified_bucket > customer_time_bucket($5::timestamptz) AND created_bucket < customer_time_bucket($6::timestamptz)');
     expect(q.text).toContain(`<< ${TIME_BUCKET_BITS}`);
     // The second boundary excludes the first one's rows.

@@ -22,18 +22,31 @@ export interface BucketedList {
  * page starts in the id bucket where the running count passes the offset, skipping at most one
  * bucket of index entries; the scan also stops at the end of the bucket where the page's last row
  * lies (a short last page would otherwise read every later entry of an index that holds rows not
- * matching the filter). Every row carries the total (`total`); an empty page has no rows (nor
+ * matching the filter). A page that lies in one bucket, in its second half, is read from the
+ * bucket's end (the reverse order with the mirrored offset): a page at the end of a bucket whose
+ * matches are sparse (the last page of `lastModifiedDateTime <` a median, where new ids were mostly
+ * modified later) skips from the nearer end, so no page skips more than half a bucket of entries.
+ * Every row carries the total (`total`); an empty page has no rows (nor
  * needs one). `rowConditions` (each starting with ` AND `, after the company) must select exactly
  * the rows that `perBucket` counts. JSON is built for the page's rows only.
  */
 export function bucketSeekPageSql(list: BucketedList, perBucket: string, rowConditions: string): string {
   const { table, alias: a, idBits } = list;
-  return `WITH ${runningCountCtes(perBucket, 'asc')}, page AS (
-             SELECT ${a}.internal_id FROM ${table} ${a}
-             WHERE ${a}.company_id = $1${rowConditions}
-               AND ${a}.internal_id >= (SELECT bucket << ${idBits} FROM start)
-               AND ${a}.internal_id < (SELECT (bucket + 1) << ${idBits} FROM stop)
-             ORDER BY ${a}.internal_id LIMIT $2 OFFSET (SELECT $3 - before FROM start)
+  const rows = `FROM ${table} ${a}
+               WHERE ${a}.company_id = $1${rowConditions}
+                 AND ${a}.internal_id >= (SELECT bucket << ${idBits} FROM start)
+                 AND ${a}.internal_id < (SELECT (bucket + 1) << ${idBits} FROM stop)`;
+  return `WITH ${runningCountCtes(perBucket, 'asc')}, mirror AS MATERIALIZED (
+             SELECT start.bucket = stop.bucket AND ($3 - start.before) * 2 > start.n AS reversed,
+                    least($2::bigint, start.n - ($3 - start.before)) AS take,
+                    greatest(0, start.n - ($3 - start.before) - $2::bigint) AS skip_from_end
+             FROM start, stop
+           ), page AS (
+             (SELECT ${a}.internal_id ${rows} AND NOT (SELECT reversed FROM mirror)
+              ORDER BY ${a}.internal_id LIMIT $2 OFFSET (SELECT $3 - before FROM start))
+             UNION ALL
+             (SELECT ${a}.internal_id ${rows} AND (SELECT reversed FROM mirror)
+              ORDER BY ${a}.internal_id DESC LIMIT (SELECT take FROM mirror) OFFSET (SELECT skip_from_end FROM mirror))
            )
            SELECT (SELECT sum(n) FROM counts)::int AS total, ${list.json} AS json
            FROM page JOIN ${table} ${a} ON ${a}.internal_id = page.internal_id
@@ -44,7 +57,7 @@ export function bucketSeekPageSql(list: BucketedList, perBucket: string, rowCond
  * The CTEs that place a page of offset semantics ($2 pageSize, $3 offset) among buckets, walked in
  * `direction`: `per_bucket` (bucket, n) from `perBucket` (several rows per bucket allowed),
  * `merged` (one per bucket), `counts` (with the running count `upto`), `start` (the bucket where
- * the running count passes the offset, and `before`, the rows ahead of it) and `stop` (the bucket
+ * the running count passes the offset, `before`, the rows ahead of it, and `n`, its rows) and `stop` (the bucket
  * holding the page's last row, else the last bucket). Nothing here knows what a bucket is: the
  * lists' id buckets (bucketSeekPageSql) and the sales orders' sort-key buckets use it.
  */
@@ -56,7 +69,7 @@ export function runningCountCtes(perBucket: string, direction: 'asc' | 'desc'): 
            ), counts AS (
              SELECT bucket, n, sum(n) OVER (ORDER BY bucket ${dir}) AS upto FROM merged
            ), start AS (
-             SELECT bucket, upto - n AS before FROM counts WHERE upto > $3 ORDER BY bucket ${dir} LIMIT 1
+             SELECT bucket, upto - n AS before, n FROM counts WHERE upto > $3 ORDER BY bucket ${dir} LIMIT 1
            ), stop AS (
              SELECT coalesce((SELECT bucket FROM counts WHERE upto >= $3::bigint + $2::bigint ORDER BY bucket ${dir} LIMIT 1),
                              (SELECT bucket FROM counts ORDER BY bucket ${reverse} LIMIT 1)) AS bucket
