@@ -10,20 +10,19 @@ import { customerPageStatement, type NameCountObserver } from './read-customer-p
 export const STREAM_BATCH_ROWS = 250;
 
 /**
- * Pages of at least this many rows are streamed (isStreamedCustomerPage). A cursor costs round
+ * Pages of at least this many rows are streamed (streamCustomerPage). A cursor costs round
  * trips: a page of 100 took 2.8 ms streamed against 1.5 ms as text (readCustomerPage, measured
  * in-process at 1M customers), while its 70 KB cost the service's memory nothing worth saving.
  */
 export const STREAM_MIN_PAGE_SIZE = 500;
 
-/** Whether the list request's page is streamed (streamCustomerPage) rather than read as text. */
-export function isStreamedCustomerPage(companyId: string, query: CustomerListQuery): boolean {
-  return query.page.pageSize >= STREAM_MIN_PAGE_SIZE && customerPageStatement(companyId, query) !== undefined;
-}
+/** A connection of its own for the cursor, and how to give it back (once). */
+export type StreamConnection = () => Promise<{ client: ClientBase; release: (error?: Error) => void }>;
 
 /**
  * One page of the v1 list, as the body's chunks while the statement's cursor still runs, for the
- * large pages one statement answers (isStreamedCustomerPage): the same bytes as readCustomerPage.
+ * pages of at least STREAM_MIN_PAGE_SIZE rows that one statement answers (customerPageStatement):
+ * the same bytes as readCustomerPage.
  *
  * Why: a page of 1,000 customers is 690 KB of JSON. Built as one string (and its 1,000 rows as
  * strings before it), pages of a full sync took customers-v1 to a 390 MiB peak; streamed, the
@@ -31,23 +30,21 @@ export function isStreamedCustomerPage(companyId: string, query: CustomerListQue
  * what the overlap of database, service, gateway and client saves (BENCHMARKS.md, "Filtered paging
  * after name counts").
  *
- * Undefined when the statement returned no row (a page past the end, or a name the company keeps
- * no counts of): the caller then reads the page with readCustomerPage, which counts. `release` is
- * called once, however the stream ends; an error after the first chunk can only cut the body
- * short (the status line is sent), never make a wrong page.
+ * Undefined for any other request (a smaller page, a filter counted from the rows; no connection
+ * is taken) and when the statement returned no row (a page past the end, or a name the company
+ * keeps no counts of): the caller then reads the page with readCustomerPage, which counts. The
+ * connection is released once, however the stream ends; an error after the first chunk can only
+ * cut the body short (the status line is sent), never make a wrong page.
  */
 export async function streamCustomerPage(
-  client: ClientBase,
+  connect: StreamConnection,
   companyId: string,
   query: CustomerListQuery,
-  release: (error?: Error) => void,
   names?: NameCountObserver,
 ): Promise<Readable | undefined> {
-  const statement = customerPageStatement(companyId, query);
-  if (!statement) {
-    release();
-    return undefined;
-  }
+  const statement = query.page.pageSize >= STREAM_MIN_PAGE_SIZE ? customerPageStatement(companyId, query) : undefined;
+  if (!statement) return undefined;
+  const { client, release } = await connect();
   const rows = client.query(new QueryStream(statement.text, statement.values, { batchSize: STREAM_BATCH_ROWS }));
   const cursor = (rows as AsyncIterable<{ total: number; json: string }>)[Symbol.asyncIterator]();
   let first: IteratorResult<{ total: number; json: string }>;

@@ -9,7 +9,6 @@ import {
   customerByNumberQuery,
   type CustomerListQuery,
   customerLocationsQuery,
-  isStreamedCustomerPage,
   readCustomerPage,
   readCustomerV3Page,
   streamCustomerPage,
@@ -89,13 +88,13 @@ export class CustomersRepository {
    * which reads every page as text: the same bytes).
    */
   async page(companyId: string, query: CustomerListQuery): Promise<string | Readable> {
-    if (isStreamedCustomerPage(companyId, query)) {
+    const connect = async () => {
       const runner = this.db.createQueryRunner();
       const client = (await runner.connect()) as PoolClient;
-      const stream = await streamCustomerPage(client, companyId, query, () => void runner.release(), this.nameCounts);
-      if (stream) return stream;
-    }
-    return readCustomerPage((text, values) => this.db.query(text, values), companyId, query, this.nameCounts);
+      return { client, release: () => void runner.release() };
+    };
+    const stream = await streamCustomerPage(connect, companyId, query, this.nameCounts);
+    return stream ?? readCustomerPage((text, values) => this.db.query(text, values), companyId, query, this.nameCounts);
   }
 
   /** One page of the v3 view (`/api/v3/Customers`) through the same page SQL as the v1 list. */
