@@ -76,13 +76,7 @@ export async function createCountCells(q: QueryRunner, source: string, prefix: s
       END IF;
       RETURN NULL;
     END $$`);
-  await q.query(`
-    CREATE FUNCTION ${prefix}_clear() RETURNS trigger LANGUAGE plpgsql AS $$
-    BEGIN
-      TRUNCATE ${tables.map((t) => t.name).join(', ')};
-      RETURN NULL;
-    END $$`);
-  await createCountTriggers(q, source, prefix, `${prefix}_apply`, `${prefix}_clear`);
+  await createCountTriggers(q, source, prefix, `${prefix}_apply`, tables.map((t) => t.name));
   for (const table of tables) {
     await q.query(`
       INSERT INTO ${table.name} (company_id, ${keyColumns(table)}, row_count)
@@ -93,7 +87,6 @@ export async function createCountCells(q: QueryRunner, source: string, prefix: s
 /** Undoes createCountCells. */
 export async function dropCountCells(q: QueryRunner, source: string, prefix: string, tables: CountCellTable[]): Promise<void> {
   await dropCountTriggers(q, source, prefix);
-  await q.query(`DROP FUNCTION ${prefix}_clear()`);
   await q.query(`DROP FUNCTION ${prefix}_apply()`);
   for (const table of [...tables].reverse()) await q.query(`DROP TABLE ${table.name}`);
 }
@@ -101,9 +94,16 @@ export async function dropCountCells(q: QueryRunner, source: string, prefix: str
 /**
  * Statement triggers `<prefix>_insert|_update|_delete` on `table` calling `apply()` with transition
  * tables `new_rows` / `old_rows` (kept counts: one grouped change per statement, whatever its size),
- * and `<prefix>_truncate` calling `clear()`.
+ * and `<prefix>_truncate` calling `<prefix>_clear()`, created here, which truncates `cleared` (what
+ * `apply()` keeps) with the table.
  */
-export async function createCountTriggers(q: QueryRunner, table: string, prefix: string, apply: string, clear: string): Promise<void> {
+export async function createCountTriggers(q: QueryRunner, table: string, prefix: string, apply: string, cleared: string[]): Promise<void> {
+  await q.query(`
+    CREATE FUNCTION ${prefix}_clear() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      TRUNCATE ${cleared.join(', ')};
+      RETURN NULL;
+    END $$`);
   await q.query(`
     CREATE TRIGGER ${prefix}_insert AFTER INSERT ON ${table}
     REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION ${apply}()`);
@@ -113,10 +113,11 @@ export async function createCountTriggers(q: QueryRunner, table: string, prefix:
   await q.query(`
     CREATE TRIGGER ${prefix}_delete AFTER DELETE ON ${table}
     REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION ${apply}()`);
-  await q.query(`CREATE TRIGGER ${prefix}_truncate AFTER TRUNCATE ON ${table} FOR EACH STATEMENT EXECUTE FUNCTION ${clear}()`);
+  await q.query(`CREATE TRIGGER ${prefix}_truncate AFTER TRUNCATE ON ${table} FOR EACH STATEMENT EXECUTE FUNCTION ${prefix}_clear()`);
 }
 
-/** Undoes createCountTriggers. */
+/** Undoes createCountTriggers (its clear function included). */
 export async function dropCountTriggers(q: QueryRunner, table: string, prefix: string): Promise<void> {
   for (const event of ['truncate', 'delete', 'update', 'insert']) await q.query(`DROP TRIGGER ${prefix}_${event} ON ${table}`);
+  await q.query(`DROP FUNCTION ${prefix}_clear()`);
 }
