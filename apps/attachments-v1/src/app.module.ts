@@ -28,6 +28,7 @@ export class AttachmentsAppModule {
       imports: [
         DatabaseModule.forRoot({
           url: config.DATABASE_URL,
+          sessionUrl: config.DATABASE_SESSION_URL,
           entities: ATTACHMENTS_ENTITIES,
           migrations: ATTACHMENTS_MIGRATIONS,
           applicationName: 'attachments-v1',

@@ -22,6 +22,7 @@ export class CustomersAppModule {
       imports: [
         DatabaseModule.forRoot({
           url: config.DATABASE_URL,
+          sessionUrl: config.DATABASE_SESSION_URL,
           entities: CUSTOMERS_ENTITIES,
           migrations: CUSTOMERS_MIGRATIONS,
           applicationName: 'customers-v1',

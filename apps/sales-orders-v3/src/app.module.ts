@@ -26,6 +26,7 @@ export class SalesOrdersAppModule {
       imports: [
         DatabaseModule.forRoot({
           url: config.DATABASE_URL,
+          sessionUrl: config.DATABASE_SESSION_URL,
           entities: SALES_ORDERS_ENTITIES,
           migrations: SALES_ORDERS_MIGRATIONS,
           applicationName: SERVICE_NAME,

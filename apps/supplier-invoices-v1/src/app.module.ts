@@ -22,6 +22,7 @@ export class SupplierInvoicesAppModule {
       imports: [
         DatabaseModule.forRoot({
           url: config.DATABASE_URL,
+          sessionUrl: config.DATABASE_SESSION_URL,
           entities: SUPPLIER_INVOICES_ENTITIES,
           migrations: SUPPLIER_INVOICES_MIGRATIONS,
           applicationName: 'supplier-invoices-v1',

@@ -52,6 +52,7 @@ export class WebhookPublisherAppModule {
       imports: [
         DatabaseModule.forRoot({
           url: config.DATABASE_URL,
+          sessionUrl: config.DATABASE_SESSION_URL,
           entities: WEBHOOKS_ENTITIES,
           migrations: WEBHOOKS_MIGRATIONS,
           applicationName: 'webhook-publisher',

@@ -47,6 +47,14 @@ export class ServiceConfig {
   @IsUrl({ protocols: ['postgres', 'postgresql'], require_tld: false, require_protocol: true })
   DATABASE_URL!: string;
 
+  /**
+   * A direct server session (not a transaction-mode pooler) for LISTEN wake-ups, when DATABASE_URL
+   * is a pooler. Unset: DATABASE_URL. Nothing else needs a session (docs/platform-teams.md).
+   */
+  @IsOptional()
+  @IsUrl({ protocols: ['postgres', 'postgresql'], require_tld: false, require_protocol: true })
+  DATABASE_SESSION_URL?: string;
+
   @Transform(toInt)
   @IsInt()
   @Min(1)

@@ -45,41 +45,51 @@ export async function streamCustomerPage(
   const statement = query.page.pageSize >= STREAM_MIN_PAGE_SIZE ? customerPageStatement(companyId, query) : undefined;
   if (!statement) return undefined;
   const { client, release } = await connect();
-  const rows = client.query(new QueryStream(statement.text, statement.values, { batchSize: STREAM_BATCH_ROWS }));
-  const cursor = (rows as AsyncIterable<{ total: number; json: string }>)[Symbol.asyncIterator]();
+  // A cursor lives in a transaction: the one that binds its timeouts and tenant (@erp/database).
+  let rows: QueryStream;
   let first: IteratorResult<{ total: number; json: string }>;
+  let cursor: AsyncIterator<{ total: number; json: string }>;
   try {
+    await client.query('BEGIN READ ONLY');
+    rows = client.query(new QueryStream(statement.text, statement.values, { batchSize: STREAM_BATCH_ROWS }));
+    cursor = (rows as AsyncIterable<{ total: number; json: string }>)[Symbol.asyncIterator]();
     first = await cursor.next();
   } catch (error) {
-    rows.destroy();
-    release(error instanceof Error ? error : new Error(String(error)));
+    await endRead(client, release);
     throw error;
   }
   if (first.done) {
     rows.destroy();
-    release();
+    await endRead(client, release);
     return undefined;
   }
   if (isNameCountedListQuery(query) && query.name !== undefined) names?.counted(companyId, nameFragment(query.name));
-  return Readable.from(body(first.value, cursor, rows, query.page.maxPageSize, release), { objectMode: false });
+  return Readable.from(body(client, first.value, cursor, rows, query.page.maxPageSize, release), { objectMode: false });
 }
 
 async function* body(
+  client: ClientBase,
   first: { total: number; json: string },
   cursor: AsyncIterator<{ total: number; json: string }>,
   rows: QueryStream,
   maxPageSize: number,
   release: (error?: Error) => void,
 ): AsyncGenerator<string> {
-  let failure: Error | undefined;
   try {
     yield* v1PageChunks(records(first, cursor), first.total, maxPageSize);
-  } catch (error) {
-    failure = error instanceof Error ? error : new Error(String(error));
-    throw error;
   } finally {
     rows.destroy();
-    release(failure);
+    await endRead(client, release);
+  }
+}
+
+/** Ends the read-only transaction and gives the connection back (a broken one is discarded). */
+async function endRead(client: ClientBase, release: (error?: Error) => void): Promise<void> {
+  try {
+    await client.query('ROLLBACK');
+    release();
+  } catch (error) {
+    release(error instanceof Error ? error : new Error(String(error)));
   }
 }
 

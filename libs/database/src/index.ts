@@ -8,6 +8,7 @@ export {
   dataSourceOptions,
   DEFAULT_POOL_SIZE,
   DEFAULT_STATEMENT_TIMEOUT_MS,
+  IDLE_IN_TRANSACTION_TIMEOUT_MS,
   MIGRATIONS_TABLE_NAME,
   type PostgresDataSourceOptions,
 } from './data-source/create-data-source';
@@ -36,7 +37,15 @@ export { queryRows } from './sql/query-rows';
 export { isPgInteger, PG_INTEGER_MAX, PG_INTEGER_MIN } from './sql/integer-range';
 export { currentTenantScope, runAsCompany, runAsService, type TenantScope } from './tenancy/tenant-scope';
 export { COMPANY_SETTING, tenantRoleName } from './tenancy/tenant-role';
-export { verifyTenantBinding } from './tenancy/tenant-binding';
+export { driverSettingsOf, verifyTenantBinding } from './tenancy/tenant-binding';
+export {
+  DRIVER_SETTINGS,
+  type DriverSettings,
+  type TransactionSettings,
+  transactionScopedClient,
+  transactionScopedPg,
+} from './tenancy/transaction-scoped-pg';
+export { connectionConfigOf } from './data-source/connection-config';
 export {
   disableTenantIsolation,
   enableTenantIsolation,

@@ -63,6 +63,6 @@ export { KafkaEventContext } from './transport/kafka-event-context';
 export { type EventPatternExtras } from './transport/event-pattern-extras';
 export { EventPayloadValidationPipe } from './transport/event-payload.pipe';
 export { EventHandlerFailureFilter } from './transport/event-handler-failure.filter';
-export { OutboxRelayService, relaySessionConfig } from './nest/outbox-relay.service';
+export { OutboxRelayService } from './nest/outbox-relay.service';
 export { KafkaServiceConfig, messagingOptionsFrom } from './config/kafka-service-config';
 export { consumerLag, reportOutboxBacklog } from './metrics/messaging-metrics';

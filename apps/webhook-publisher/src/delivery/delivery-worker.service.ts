@@ -7,7 +7,7 @@ import {
 } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import { relaySessionConfig } from '@erp/messaging';
+import { connectionConfigOf } from '@erp/database';
 import { DeliveryWorker, type DeliveryWorkerOptions } from './delivery-worker';
 
 export const DELIVERY_SETTINGS = Symbol('DELIVERY_SETTINGS');
@@ -27,7 +27,7 @@ export class DeliveryWorkerService implements OnApplicationBootstrap, BeforeAppl
     this.worker = new DeliveryWorker({
       ...options,
       dataSource,
-      listenSession: { ...relaySessionConfig(dataSource), application_name: 'webhook-publisher-listen', statement_timeout: 0 },
+      listenSession: connectionConfigOf(dataSource, 'webhook-publisher-listen', 'session'),
       logger: new Logger('DeliveryWorker'),
     });
   }

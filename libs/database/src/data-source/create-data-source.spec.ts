@@ -1,4 +1,7 @@
+import { DRIVER_SETTINGS, type TransactionScopedPg } from '../tenancy/transaction-scoped-pg';
 import { dataSourceOptions } from './create-data-source';
+
+const settingsOf = (options: ReturnType<typeof dataSourceOptions>) => (options.driver as TransactionScopedPg | undefined)?.[DRIVER_SETTINGS];
 
 describe('dataSourceOptions', () => {
   const base = {
@@ -25,12 +28,25 @@ describe('dataSourceOptions', () => {
     expect(options.applicationName).toBe('customers-v1');
     expect(options.poolSize).toBe(10);
     expect(options.connectTimeoutMS).toBe(5_000);
-    expect(options.extra).toMatchObject({ statement_timeout: 30_000 });
+    expect(settingsOf(options)).toMatchObject({ statementTimeoutMs: 30_000, idleInTransactionTimeoutMs: 60_000 });
+  });
+
+  it('sends no startup parameter a transaction-mode pooler refuses: timeouts go with each transaction', () => {
+    const options = dataSourceOptions(base);
+
+    expect(Object.keys(options.extra as object).sort()).toEqual(['idleTimeoutMillis', 'keepAlive']);
+  });
+
+  it('binds company scopes to <db>_app only with tenant isolation, and migrations not at all', () => {
+    expect(settingsOf(dataSourceOptions(base))?.tenantRole).toBeUndefined();
+    expect(settingsOf(dataSourceOptions({ ...base, tenantIsolation: true }))?.tenantRole).toBe('db_app');
+    expect(dataSourceOptions({ ...base, purpose: 'migrations' }).driver).toBeUndefined();
   });
 
   it('takes the pool size, logging and statement timeout it is given', () => {
     const options = dataSourceOptions({ ...base, poolSize: 3, logging: true, statementTimeoutMs: 0 });
 
-    expect(options).toMatchObject({ poolSize: 3, logging: true, extra: { statement_timeout: 0 } });
+    expect(options).toMatchObject({ poolSize: 3, logging: true });
+    expect(settingsOf(options)?.statementTimeoutMs).toBe(0);
   });
 });

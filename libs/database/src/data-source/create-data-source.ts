@@ -1,5 +1,5 @@
 import { DataSource, type DataSourceOptions } from 'typeorm';
-import { tenantBoundPg } from '../tenancy/tenant-bound-pg';
+import { transactionScopedPg } from '../tenancy/transaction-scoped-pg';
 import { tenantRoleName } from '../tenancy/tenant-role';
 
 export type PostgresDataSourceOptions = Extract<DataSourceOptions, { type: 'postgres' }>;
@@ -22,20 +22,33 @@ export interface DataSourceConfig {
   /** Log every SQL statement (TypeORM logger). Default false. */
   logging?: boolean;
   /**
-   * Server-side statement_timeout per connection, in ms; 0 disables it. Default 30 s, which is
-   * for request traffic: migrations run through `migrateDatabase`, which disables it.
+   * statement_timeout of every transaction, in ms; 0 disables it. Default 30 s, which is for
+   * request traffic: migrations run through `migrateDatabase`, which disables it.
    */
   statementTimeoutMs?: number;
   /**
-   * Row-level security per company: every connection runs as the current tenant scope (see
-   * tenant-bound-pg.ts). The migrations must have created the role (`enableTenantIsolation`).
+   * Row-level security per company: every transaction runs as the current tenant scope (see
+   * transaction-scoped-pg.ts). The migrations must have created the role (`enableTenantIsolation`).
    * Default false.
    */
   tenantIsolation?: boolean;
+  /**
+   * A URL of a real server session (DATABASE_SESSION_URL), for LISTEN wake-ups, when `url` is a
+   * transaction-mode pooler. Default: `url`.
+   */
+  sessionUrl?: string;
+  /**
+   * `service` (default): every statement runs in a transaction that sets its own timeouts and
+   * tenant binding (transaction-scoped-pg.ts). `migrations`: statements run as sent (a migration
+   * may need `CREATE INDEX CONCURRENTLY`, which no transaction may wrap), with no timeout.
+   */
+  purpose?: 'service' | 'migrations';
 }
 
 export const DEFAULT_POOL_SIZE = 10;
 export const DEFAULT_STATEMENT_TIMEOUT_MS = 30_000;
+/** A transaction left open by a stuck client ends after this, releasing its locks and its pooler slot. */
+export const IDLE_IN_TRANSACTION_TIMEOUT_MS = 60_000;
 /** A database that is down or unreachable fails a connect in this time rather than hanging. */
 export const CONNECT_TIMEOUT_MS = 5_000;
 export const MIGRATIONS_TABLE_NAME = 'migrations';
@@ -45,9 +58,21 @@ export const MIGRATIONS_TABLE_NAME = 'migrations';
  * (never on start), migrations table `migrations`, one transaction per migration, bounded connect
  * and statement time, `application_name` set. Extensions are not installed at connect time (the
  * service's role need not be a superuser): a migration creates any extension it needs.
+ *
+ * No startup parameter but `application_name` (which PgBouncer passes on): timeouts and the
+ * tenant binding are set per transaction (transaction-scoped-pg.ts), so the same options work
+ * straight against PostgreSQL and behind a transaction-mode pooler.
  */
 export function dataSourceOptions(config: DataSourceConfig): PostgresDataSourceOptions {
-  const statementTimeoutMs = config.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS;
+  const forService = (config.purpose ?? 'service') === 'service';
+  const driver = forService
+    ? transactionScopedPg({
+        statementTimeoutMs: config.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS,
+        idleInTransactionTimeoutMs: IDLE_IN_TRANSACTION_TIMEOUT_MS,
+        ...(config.tenantIsolation ? { tenantRole: tenantRoleName(databaseNameOf(config.url)) } : {}),
+        ...(config.sessionUrl ? { sessionUrl: config.sessionUrl } : {}),
+      })
+    : undefined;
   return {
     type: 'postgres',
     url: config.url,
@@ -64,12 +89,10 @@ export function dataSourceOptions(config: DataSourceConfig): PostgresDataSourceO
     connectTimeoutMS: CONNECT_TIMEOUT_MS,
     installExtensions: false,
     uuidExtension: 'pgcrypto',
-    // TypeORM's `driver` option: the pg module it uses, here one whose pool binds each checkout.
-    ...(config.tenantIsolation ? { driver: tenantBoundPg(tenantRoleName(databaseNameOf(config.url))) } : {}),
+    // TypeORM's `driver` option: the pg module it uses, here one whose pool binds each transaction.
+    ...(driver ? { driver } : {}),
     extra: {
-      // Passed to pg's Pool and each client's startup packet.
-      statement_timeout: statementTimeoutMs,
-      idle_in_transaction_session_timeout: 60_000,
+      // pg-pool's own settings; nothing here reaches the server.
       idleTimeoutMillis: 30_000,
       keepAlive: true,
     },

@@ -15,6 +15,11 @@ export interface DatabaseModuleOptions {
   applicationName: string;
   poolSize?: number;
   logging?: boolean;
+  /**
+   * A URL of a real server session (DATABASE_SESSION_URL) for LISTEN wake-ups, when `url` is a
+   * transaction-mode pooler. Default: `url`.
+   */
+  sessionUrl?: string;
   /** Connection attempts at start-up, including the first. Default 3. */
   retryAttempts?: number;
   /** Pause between start-up connection attempts, in ms. Default 2000. */

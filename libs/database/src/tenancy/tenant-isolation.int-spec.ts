@@ -2,7 +2,7 @@ import { type CanActivate, Controller, type ExecutionContext, Get, Injectable, M
 import { APP_GUARD, NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { Pool, PoolClient } from 'pg';
+import pg, { type PoolClient } from 'pg';
 import type { DataSource, MigrationInterface, QueryRunner } from 'typeorm';
 import { withAdminClient } from '../admin/database-admin';
 import { createDataSource } from '../data-source/create-data-source';
@@ -196,28 +196,55 @@ describe('row-level security per company (libs/database tenancy)', () => {
     expect(await db.query(`SELECT count(DISTINCT company_id)::int AS n FROM things`)).toEqual([{ n: 2 }]);
   });
 
-  it('costs a round trip only when a connection changes scope, not per request', async () => {
-    const pool = (db.driver as unknown as { master: Pool }).master;
-    let binds = 0;
-    const counting = new WeakSet<PoolClient>();
-    const count = (client: PoolClient) => {
-      if (counting.has(client)) return;
-      counting.add(client);
-      const query = client.query.bind(client) as (...args: unknown[]) => unknown;
-      (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
-        if (typeof args[0] === 'string' && args[0].includes("set_config('role'")) binds++;
-        return query(...args);
-      };
-    };
-    pool.on('acquire', count);
+  it('sends the binding with BEGIN: a transaction costs no extra round trip, a lone statement gets a transaction of its own', async () => {
+    // Counts what reaches the wire: the scoped client sends through pg's own Client#query.
+    const sent = jest.spyOn(pg.Client.prototype, 'query');
     try {
-      for (let i = 0; i < 20; i++) await runAsCompany('A', () => db.query(`SELECT count(*) FROM things`));
-      expect(binds).toBeLessThanOrEqual(2); // once per pooled connection at most
-      binds = 0;
-      for (let i = 0; i < 20; i++) await runAsCompany(i % 2 ? 'A' : 'B', () => db.query(`SELECT count(*) FROM things`));
-      expect(binds).toBeGreaterThanOrEqual(10);
+      await runAsCompany('A', () => db.transaction(async (tx) => {
+        await tx.query(`SELECT count(*) FROM things`);
+        await tx.query(`SELECT count(*) FROM thing_parts`);
+      }));
+      const texts = sent.mock.calls.map(([query]) => String(query));
+      // START TRANSACTION + settings in one message, two statements, COMMIT: as many as without binding.
+      expect(texts).toHaveLength(4);
+      expect(texts[0]).toMatch(/^START TRANSACTION;\s*SELECT set_config\('statement_timeout'.*set_config\('role'.*set_config\('app\.company_id', 'A', true\)/s);
+      expect(texts[3]).toBe('COMMIT');
+
+      sent.mockClear();
+      await runAsCompany('B', () => db.query(`SELECT count(*) FROM things`));
+      expect(sent.mock.calls.map(([query]) => String(query).split(';')[0])).toEqual(['BEGIN', 'SELECT count(*) FROM things', 'COMMIT']);
     } finally {
-      pool.off('acquire', count);
+      sent.mockRestore();
+    }
+  });
+
+  it('answers right on a connection whose session others change or reset between transactions (a transaction-mode pooler)', async () => {
+    // One connection shared by every scope, as a pooler's server session is shared by its clients;
+    // between transactions it is left bound to another company at session level, or reset.
+    const shared = createDataSource({ url: database.url, entities: [], migrations: MIGRATIONS, applicationName: 'tenancy-pooler', poolSize: 1, tenantIsolation: true });
+    await shared.initialize();
+    const role = tenantRoleName(database.name);
+    const disturbances = [
+      () => shared.query(`SELECT set_config('role', $1, false), set_config('app.company_id', 'B', false)`, [role]),
+      () => shared.query(`DISCARD ALL`),
+      () => shared.query(`SELECT set_config('app.company_id', 'A', false)`),
+    ];
+    try {
+      const wrong: string[] = [];
+      for (let i = 0; i < 60; i++) {
+        await disturbances[i % disturbances.length]!();
+        const scope = ['A', 'B', 'service', ''][i % 4]!;
+        const read = () => shared.query<Array<{ company_id: string }>>(`SELECT DISTINCT company_id FROM things ORDER BY 1`);
+        const seen = scope === 'service'
+          ? await runAsService(read)
+          : await runAsCompany(scope, () => (i % 3 === 0 ? shared.transaction((tx) => tx.query(`SELECT DISTINCT company_id FROM things ORDER BY 1`)) : read()));
+        const expected = scope === 'service' ? ['A', 'B'] : scope ? [scope] : [];
+        const got = (seen as Array<{ company_id: string }>).map((row) => row.company_id);
+        if (JSON.stringify(got) !== JSON.stringify(expected)) wrong.push(`${i} ${scope}: ${got.join(',')}`);
+      }
+      expect(wrong).toEqual([]);
+    } finally {
+      await shared.destroy();
     }
   });
 

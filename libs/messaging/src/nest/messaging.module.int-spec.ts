@@ -92,7 +92,8 @@ describe('MessagingModule in a Nest service', () => {
   });
 
   it('reports Kafka in readiness once the relay’s producer is connected', async () => {
-    await waitFor('the relay to connect', () => app.get(OutboxRelayService).status()?.kafkaConnected === true);
+    // Connected, and through its first round under the relay lock.
+    await waitFor('the relay to connect', () => app.get(OutboxRelayService).status()?.kafkaConnected === true && app.get(OutboxRelayService).status()?.active === true);
     const response = await fetch(`${url}/health/ready`);
     expect(response.status).toBe(200);
     const body = (await response.json()) as { info: Record<string, { status: string }> };

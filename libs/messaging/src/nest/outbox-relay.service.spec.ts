@@ -1,7 +1,7 @@
 import type { Kafka } from 'kafkajs';
 import type { DataSource } from 'typeorm';
 import { OutboxRelay, type OutboxRelayStatus } from '../outbox/outbox-relay';
-import { OutboxRelayService, relaySessionConfig } from './outbox-relay.service';
+import { OutboxRelayService } from './outbox-relay.service';
 
 const dataSource = { options: { type: 'postgres', url: 'postgres://u:p@db:5432/customers', applicationName: 'customers-v1' } };
 
@@ -40,14 +40,5 @@ describe('OutboxRelayService readiness', () => {
       dataSource as unknown as DataSource,
     );
     expect(service.readinessCheck()).toEqual({ kafka: { status: 'up', relay: 'disabled' } });
-  });
-});
-
-describe('relaySessionConfig', () => {
-  it('reuses the DataSource’s server and credentials under its own application name', () => {
-    expect(relaySessionConfig(dataSource as unknown as DataSource)).toMatchObject({
-      connectionString: 'postgres://u:p@db:5432/customers',
-      application_name: 'customers-v1-outbox-relay',
-    });
   });
 });

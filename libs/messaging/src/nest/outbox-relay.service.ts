@@ -10,9 +10,8 @@ import {
 import type { HealthIndicatorResult } from '@nestjs/terminus';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Kafka } from 'kafkajs';
-import type { ClientConfig } from 'pg';
 import type { DataSource } from 'typeorm';
-import type { PostgresDataSourceOptions } from '@erp/database';
+import { connectionConfigOf, type PostgresDataSourceOptions } from '@erp/database';
 import { ReadinessChecks } from '@erp/observability';
 import { reportOutboxBacklog } from '../metrics/messaging-metrics';
 import { type OutboxBacklog, outboxBacklog, OutboxRelay, type OutboxRelayStatus } from '../outbox/outbox-relay';
@@ -22,7 +21,7 @@ import { MESSAGING_OPTIONS, type MessagingModuleOptions } from './messaging-opti
  * The outbox relay inside a Nest service: started once the application has bootstrapped, stopped
  * at `onApplicationShutdown`, i.e. after the HTTP server has stopped taking requests and the
  * in-flight ones have finished, so the flush sees every event they added. It uses its own
- * database session, so it does not depend on the order in which Nest closes the DataSource.
+ * database connection, so it does not depend on the order in which Nest closes the DataSource.
  */
 @Injectable()
 export class OutboxRelayService implements OnModuleInit, OnApplicationBootstrap, OnApplicationShutdown {
@@ -39,7 +38,8 @@ export class OutboxRelayService implements OnModuleInit, OnApplicationBootstrap,
     this.relay = new OutboxRelay({
       ...options.relay,
       kafka,
-      database: relaySessionConfig(dataSource),
+      database: connectionConfigOf(dataSource, `${applicationNameOf(dataSource)}-outbox-relay`, 'pooled'),
+      listenSession: connectionConfigOf(dataSource, `${applicationNameOf(dataSource)}-outbox-relay`, 'session'),
       logger: new Logger('OutboxRelay'),
     });
   }
@@ -87,20 +87,6 @@ export class OutboxRelayService implements OnModuleInit, OnApplicationBootstrap,
   }
 }
 
-/** pg settings for the relay's own session, from the DataSource's (same server, credentials, TLS). */
-export function relaySessionConfig(dataSource: DataSource): ClientConfig {
-  const options = dataSource.options as PostgresDataSourceOptions;
-  const password = typeof options.password === 'string' ? options.password : undefined;
-  // TypeORM and pg type TLS options slightly differently; the value is handed to pg either way.
-  const ssl = options.ssl as ClientConfig['ssl'];
-  return {
-    ...(options.url
-      ? { connectionString: options.url }
-      : { host: options.host, port: options.port, user: options.username, password, database: options.database }),
-    ssl,
-    application_name: `${options.applicationName ?? 'service'}-outbox-relay`,
-    connectionTimeoutMillis: 5_000,
-    keepAlive: true,
-    statement_timeout: 30_000,
-  };
+function applicationNameOf(dataSource: DataSource): string {
+  return (dataSource.options as PostgresDataSourceOptions).applicationName ?? 'service';
 }

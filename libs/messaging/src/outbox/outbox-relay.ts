@@ -1,7 +1,18 @@
 import { type Admin, type Kafka, type Message, Partitioners, type Producer } from 'kafkajs';
-import type { Client, ClientConfig } from 'pg';
+import pg, { type ClientBase, type ClientConfig } from 'pg';
 import type { DataSource, EntityManager } from 'typeorm';
-import { BackgroundLoop, type BackoffOptions, type LoopContext, queryRows, type StepOutcome, withTimeout } from '@erp/database';
+import {
+  BackgroundLoop,
+  type BackoffOptions,
+  DEFAULT_STATEMENT_TIMEOUT_MS,
+  IDLE_IN_TRANSACTION_TIMEOUT_MS,
+  type LoopContext,
+  queryRows,
+  runAsService,
+  type StepOutcome,
+  transactionScopedClient,
+  withTimeout,
+} from '@erp/database';
 import { errorMessage, type ServiceLogger, SILENT_LOGGER, traceCarrierFrom } from '@erp/observability';
 import { kafkaTraceHeaders } from '../tracing/message-tracing';
 import { OUTBOX_CHANNEL } from './outbox';
@@ -9,11 +20,16 @@ import { OUTBOX_CHANNEL } from './outbox';
 export interface OutboxRelayOptions {
   kafka: Kafka;
   /**
-   * The relay's own database session (a URL or pg config for the service's database). It holds
-   * the advisory lock and the LISTEN, and reads and marks the rows, so losing it loses the lock
-   * and stops this replica publishing at the same moment.
+   * The service's database (a URL or pg config), for the relay's own connection: each round is
+   * one transaction on it, so a transaction-mode pooler may stand in between.
    */
   database: string | ClientConfig;
+  /**
+   * A real server session for the LISTEN that wakes the relay at each commit (DATABASE_SESSION_URL).
+   * Default: `database`. Behind a transaction-mode pooler without one, wake-ups may be lost and the
+   * relay publishes within `pollIntervalMs` instead.
+   */
+  listenSession?: string | ClientConfig;
   logger?: ServiceLogger;
   /**
    * Fallback poll while idle, in ms. Commits wake the relay through NOTIFY at once; the poll only
@@ -34,7 +50,7 @@ export interface OutboxRelayOptions {
 }
 
 export interface OutboxRelayStatus {
-  /** This replica holds the lock and publishes (others stand by). */
+  /** This replica held the relay lock in its last round and published (others stand by). */
   active: boolean;
   /** The producer is connected and Kafka answered the last request. */
   kafkaConnected: boolean;
@@ -66,11 +82,14 @@ interface OutboxRow {
 }
 
 /**
- * One relay per database publishes: a session-level advisory lock elects it. Per-aggregate
- * order needs a single publisher (two relays reading the same pending rows would interleave
- * them), and the lock needs no extra infrastructure, fails over on its own when the holder's
- * session ends (crash, network), and, like all advisory locks, is scoped to the database, so
- * services never contend. The number is arbitrary but fixed.
+ * One relay per database publishes at a time: each round runs in a transaction that first takes
+ * this transaction-level advisory lock (or stands by when another replica holds it), and reads,
+ * publishes and marks its batch before it commits. Per-aggregate order needs a single publisher
+ * (two relays reading the same pending rows would interleave them); the next round, whichever
+ * replica runs it, reads after the last one committed. A transaction's lock works behind a
+ * transaction-mode pooler (a session lock would stay on a server session others then use), needs
+ * no extra infrastructure, ends with the holder (crash, network), and, like all advisory locks,
+ * is scoped to the database, so services never contend. The number is arbitrary but fixed.
  */
 export const OUTBOX_RELAY_LOCK_KEY = 7_301_954_217;
 
@@ -102,9 +121,11 @@ const MAX_ERROR_LENGTH = 2_000;
  *   a crash in between republishes it (at-least-once; consumers deduplicate on the event id).
  */
 export class OutboxRelay {
-  private readonly options: Required<Omit<OutboxRelayOptions, 'logger'>>;
+  private readonly options: Required<Omit<OutboxRelayOptions, 'logger' | 'listenSession'>>;
   private readonly logger: ServiceLogger;
   private readonly loop: BackgroundLoop;
+  /** One connection: a round is one transaction, and rounds never overlap. */
+  private pool?: pg.Pool;
   private producer?: Producer;
   private admin?: Admin;
   private lastKafkaContact = 0;
@@ -135,8 +156,8 @@ export class OutboxRelay {
       step: (context) => this.step(context),
       pollIntervalMs: this.options.pollIntervalMs,
       retry: this.options.retry,
-      // The relay's one session: it LISTENs, holds the lock, and reads and marks the rows.
-      listen: { channel: OUTBOX_CHANNEL, connection: this.options.database, onLost: () => this.onSessionLost() },
+      // Only the wake-up needs a session; the work runs in transactions on the pool.
+      listen: { channel: OUTBOX_CHANNEL, connection: options.listenSession ?? this.options.database },
       onError: (error, failures) => this.onFailure(error, failures),
       drain: (context) => this.flush(context),
       stopTimeoutMs: this.options.shutdownFlushTimeoutMs,
@@ -145,6 +166,19 @@ export class OutboxRelay {
 
   /** Starts publishing in the background; never throws (failures are retried and reported). */
   start(): void {
+    const settings = typeof this.options.database === 'string' ? { connectionString: this.options.database } : this.options.database;
+    this.pool ??= new pg.Pool({
+      connectionTimeoutMillis: 5_000,
+      keepAlive: true,
+      ...settings,
+      max: 1,
+      Client: transactionScopedClient({
+        statementTimeoutMs: DEFAULT_STATEMENT_TIMEOUT_MS,
+        idleInTransactionTimeoutMs: IDLE_IN_TRANSACTION_TIMEOUT_MS,
+      }),
+    });
+    // A connection the server ends while idle in the pool is replaced at the next round.
+    this.pool.on('error', () => undefined);
     this.loop.start();
   }
 
@@ -160,6 +194,9 @@ export class OutboxRelay {
     await this.loop.stop();
     this.state.active = false;
     await this.disconnectKafka();
+    const pool = this.pool;
+    this.pool = undefined;
+    await pool?.end();
   }
 
   /** Wakes the relay now (it also wakes on its own for every commit that added an event). */
@@ -171,30 +208,68 @@ export class OutboxRelay {
     return { ...this.state };
   }
 
-  /** The pending rows, for metrics (from the relay's own session). */
+  /** The pending rows, for metrics (on the relay's own connection). */
   async backlog(): Promise<OutboxBacklog> {
-    const session = this.loop.currentSession();
-    if (!session) throw new Error('outbox relay: no database session');
-    const { rows } = await session.query<BacklogRow>(BACKLOG_SQL);
+    if (!this.pool) throw new Error('outbox relay: not started');
+    const { rows } = await this.pool.query<BacklogRow>(BACKLOG_SQL);
     return backlogOf(rows);
   }
 
-  /** One round: take the lock if this replica stands by, then publish a batch. */
+  /** One round: a batch published under the relay lock, or standing by while another replica holds it. */
   private async step(context: LoopContext): Promise<StepOutcome> {
-    const session = await context.session();
-    const active = this.state.active || (await this.tryLock(session));
     await this.ensureProducer();
-    if (!active) {
+    const published = await this.underRelayLock((client) => this.publishBatch(client));
+    if (published === undefined) {
       // Standing by: keep the readiness view of Kafka current, and try for the lock now and then
       // (not on every commit the active replica publishes).
       await this.probeIfDue();
       return 'pause';
     }
-    const published = await this.publishBatch(session);
     if (published === this.options.batchSize) return 'more';
-    await this.cleanupIfDue(session, context.signal);
+    await this.cleanupIfDue(context.signal);
     await this.probeIfDue();
     return 'idle';
+  }
+
+  /**
+   * Runs `work` in one transaction holding the relay lock, as the service (across companies);
+   * undefined, without running it, when another replica holds the lock. A failure inside `work`
+   * that it wants kept (the attempt counts of a failed send) is committed before it is rethrown.
+   */
+  private underRelayLock<T>(work: (client: ClientBase) => Promise<T>): Promise<T | undefined> {
+    return runAsService(async () => {
+      if (!this.pool) throw new Error('outbox relay: not started');
+      const client = await this.pool.connect();
+      let broken: Error | undefined;
+      try {
+        await client.query('BEGIN');
+        const { rows } = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS locked', [OUTBOX_RELAY_LOCK_KEY]);
+        if (rows[0]?.locked !== true) {
+          await client.query('ROLLBACK');
+          this.setActive(false);
+          return undefined;
+        }
+        this.setActive(true);
+        try {
+          const result = await work(client);
+          await client.query('COMMIT');
+          return result;
+        } catch (error) {
+          await client.query('COMMIT');
+          throw error;
+        }
+      } catch (error) {
+        await client.query('ROLLBACK').catch((rollbackError: Error) => (broken = rollbackError));
+        throw error;
+      } finally {
+        client.release(broken);
+      }
+    });
+  }
+
+  private setActive(active: boolean): void {
+    if (active && !this.state.active) this.logger.log('outbox relay: active (holds the relay lock of this database)');
+    this.state.active = active;
   }
 
   private async onFailure(error: unknown, consecutiveFailures: number): Promise<void> {
@@ -204,7 +279,7 @@ export class OutboxRelay {
     if (consecutiveFailures % 3 === 0 || isNonRetriable(error)) await this.dropProducer();
   }
 
-  private async publishBatch(client: Client): Promise<number> {
+  private async publishBatch(client: ClientBase): Promise<number> {
     const { rows } = await client.query<OutboxRow>(
       `SELECT id, topic, message_key, event_type, payload::text AS payload,
               (extract(epoch FROM created_at) * 1000)::bigint::text AS created_ms, trace_context
@@ -237,29 +312,12 @@ export class OutboxRelay {
 
   /** At stop, once the last round has ended: publishes what is pending until the stop deadline. */
   private async flush(context: LoopContext): Promise<void> {
-    if (!this.state.active || !this.state.kafkaConnected) return;
-    const session = await context.session();
+    if (!this.state.kafkaConnected) return;
     while (!context.signal.aborted) {
-      if ((await this.publishBatch(session)) === 0) return;
+      const published = await this.underRelayLock((client) => this.publishBatch(client));
+      // Nothing left, or another replica publishes it.
+      if (!published) return;
     }
-  }
-
-  /** The lock went with the session (the loop has logged the loss); another replica may take over. */
-  private onSessionLost(): void {
-    if (this.state.active) this.logger.warn('outbox relay: no longer active: the relay lock was released with the session');
-    this.state.active = false;
-  }
-
-  /**
-   * Takes the relay lock on the session if no other session holds it. Called only while not
-   * active: session locks stack, and one taken twice would need two unlocks.
-   */
-  private async tryLock(session: Client): Promise<boolean> {
-    const { rows } = await session.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1) AS locked', [OUTBOX_RELAY_LOCK_KEY]);
-    const locked = rows[0]?.locked === true;
-    if (locked) this.logger.log('outbox relay: active (holds the relay lock of this database)');
-    this.state.active = locked;
-    return locked;
   }
 
   private async ensureProducer(): Promise<void> {
@@ -316,11 +374,11 @@ export class OutboxRelay {
     await this.admin.describeCluster();
   }
 
-  private async cleanupIfDue(client: Client, signal: AbortSignal): Promise<void> {
-    if (this.options.retentionMs <= 0 || Date.now() - this.lastCleanup < CLEANUP_INTERVAL_MS) return;
+  private async cleanupIfDue(signal: AbortSignal): Promise<void> {
+    if (!this.pool || this.options.retentionMs <= 0 || Date.now() - this.lastCleanup < CLEANUP_INTERVAL_MS) return;
     this.lastCleanup = Date.now();
     for (;;) {
-      const result = await client.query(
+      const result = await this.pool.query(
         `DELETE FROM outbox WHERE id IN (
            SELECT id FROM outbox WHERE published_at < now() - make_interval(secs => $1::float8 / 1000) LIMIT $2)`,
         [this.options.retentionMs, CLEANUP_BATCH],

@@ -1,0 +1,156 @@
+import pg, { type QueryConfig, type QueryResult } from 'pg';
+import { currentTenantScope } from './tenant-scope';
+import { COMPANY_SETTING } from './tenant-role';
+
+/** What every transaction of a service's pool sets as its first statement. */
+export interface TransactionSettings {
+  /**
+   * The role a company scope runs as (`<db>_app`, under row-level security); absent for a service
+   * without it, whose company scopes run as the connecting role, like its service scope.
+   */
+  tenantRole?: string;
+  /** `statement_timeout` of every transaction, in ms; 0 for none. */
+  statementTimeoutMs: number;
+  /** `idle_in_transaction_session_timeout` of every transaction, in ms; 0 for none. */
+  idleInTransactionTimeoutMs: number;
+}
+
+export interface DriverSettings extends TransactionSettings {
+  /**
+   * A URL of a real server session, for what a transaction-mode pooler cannot carry (LISTEN).
+   * Absent: the DataSource's own URL.
+   */
+  sessionUrl?: string;
+}
+
+/** Marks the pg module a DataSource was given, with its settings (start-up checks read them). */
+export const DRIVER_SETTINGS = Symbol.for('@erp/database:driver-settings');
+
+export type TransactionScopedPg = typeof pg & { [DRIVER_SETTINGS]: DriverSettings };
+
+const OPENS_TRANSACTION = /^\s*(BEGIN|START\s+TRANSACTION)\b/i;
+// `ROLLBACK TO SAVEPOINT` stays inside the transaction; everything else here ends it.
+const ENDS_TRANSACTION = /^\s*(?:COMMIT|END|ABORT)\b|^\s*ROLLBACK\b(?!(?:\s+(?:WORK|TRANSACTION))?\s+TO\b)/i;
+// What PostgreSQL refuses inside a transaction block: these run as sent, in the service scope only.
+const OUTSIDE_TRANSACTION = /^\s*(?:DISCARD|VACUUM|CHECKPOINT|(?:CREATE|DROP)\s+DATABASE|ALTER\s+SYSTEM|(?:CREATE|DROP)\s+(?:UNIQUE\s+)?INDEX\s+CONCURRENTLY|REINDEX\b.*\bCONCURRENTLY)\b/is;
+
+type QueryCallback = (error: Error | null, result?: QueryResult) => void;
+
+/**
+ * The `pg` module for TypeORM's documented `driver` option, whose pool's connections keep no
+ * state between transactions, so that they work the same straight against PostgreSQL and behind
+ * a transaction-mode pooler (PgBouncer `pool_mode=transaction`, managed poolers), where each
+ * transaction may run on a different server session that someone else used before.
+ *
+ * - Every transaction's first statement sets, with `is_local = true`, its timeouts, its role and
+ *   its company (`app.company_id`) from the tenant scope of the async call chain that opens it
+ *   (`runAsCompany` / `runAsService`). It travels in the same message as the `BEGIN` (a simple-query
+ *   message of two statements), so it costs no round trip.
+ * - A statement sent outside a transaction gets one of its own (`BEGIN` + settings, the statement,
+ *   `COMMIT`): no statement ever runs unbound or without its timeout. That is two round trips
+ *   more than a bare statement; transactions cost nothing extra (BENCHMARKS.md).
+ * - A cursor (pg-query-stream) must be opened inside a transaction; outside one it is refused.
+ * - Nothing is set at connection start (no startup parameters: PgBouncer refuses unknown ones,
+ *   and a session setting would leak to whoever gets the server session next).
+ *
+ * Why not a library: none binds per transaction through pg's public interface. This overrides
+ * `Client#query` (public) and passes `Client` to pg-pool's documented constructor option.
+ */
+export function transactionScopedPg(settings: DriverSettings): TransactionScopedPg {
+  const Client = transactionScopedClient(settings);
+  class TransactionScopedPool extends pg.Pool {
+    constructor(options?: pg.PoolConfig) {
+      super({ ...options, Client });
+    }
+  }
+  return Object.assign(Object.create(pg) as typeof pg, pg, {
+    Pool: TransactionScopedPool,
+    Client,
+    [DRIVER_SETTINGS]: settings,
+  });
+}
+
+/** The pg Client class of `transactionScopedPg`, for a pool or a session of one's own (the outbox relay). */
+export function transactionScopedClient(settings: TransactionSettings): typeof pg.Client {
+  return class TransactionScopedClient extends pg.Client {
+    private transactionOpen = false;
+
+    // One signature for pg's overloads (text, values, callback; a config object; a cursor).
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    override query(...args: any[]): any {
+      const [query] = args as [unknown];
+      if (isSubmittable(query)) {
+        if (!this.transactionOpen) throw new Error('a cursor (streamed query) must be opened inside a transaction: BEGIN first');
+        return super.query(query);
+      }
+      const callback = typeof args[args.length - 1] === 'function' ? (args.pop() as QueryCallback) : undefined;
+      const result = this.run(query as string | QueryConfig, args[1] as unknown[] | undefined);
+      if (!callback) return result;
+      result.then(
+        (value) => callback(null, value),
+        (error: Error) => callback(error),
+      );
+      return undefined;
+    }
+
+    private async run(query: string | QueryConfig, values?: unknown[]): Promise<QueryResult> {
+      const text = typeof query === 'string' ? query : query.text;
+      if (OPENS_TRANSACTION.test(text)) return this.open(text, values);
+      if (this.transactionOpen) {
+        try {
+          return await super.query(query, values);
+        } finally {
+          if (ENDS_TRANSACTION.test(text)) this.transactionOpen = false;
+        }
+      }
+      // A stray COMMIT or ROLLBACK only draws a warning from the server.
+      if (ENDS_TRANSACTION.test(text)) return super.query(query, values);
+      if (OUTSIDE_TRANSACTION.test(text)) {
+        if (currentTenantScope().kind === 'company') throw new Error('a statement that cannot run in a transaction is refused in a company scope');
+        return super.query(query, values);
+      }
+      await this.open('BEGIN');
+      try {
+        const result = await super.query(query, values);
+        await super.query('COMMIT');
+        return result;
+      } catch (error) {
+        await super.query('ROLLBACK').catch(() => undefined);
+        throw error;
+      } finally {
+        this.transactionOpen = false;
+      }
+    }
+
+    /** Sends the opening statement and the transaction's settings in one message. */
+    private async open(begin: string, values?: unknown[]): Promise<QueryResult> {
+      if (values && values.length > 0) throw new Error('BEGIN takes no parameters');
+      try {
+        const results = (await super.query(`${begin};\n${this.settingsStatement()}`)) as unknown as QueryResult[];
+        this.transactionOpen = true;
+        return results[0] as QueryResult;
+      } catch (error) {
+        // Opened, then the settings failed: end the aborted block rather than leave it open.
+        await super.query('ROLLBACK').catch(() => undefined);
+        throw error;
+      }
+    }
+
+    private settingsStatement(): string {
+      const scope = currentTenantScope();
+      const role = scope.kind === 'company' && settings.tenantRole ? settings.tenantRole : 'none';
+      const company = scope.kind === 'company' ? scope.companyId : '';
+      const set = (name: string, value: string) => `set_config(${this.escapeLiteral(name)}, ${this.escapeLiteral(value)}, true)`;
+      return `SELECT ${[
+        set('statement_timeout', String(settings.statementTimeoutMs)),
+        set('idle_in_transaction_session_timeout', String(settings.idleInTransactionTimeoutMs)),
+        set('role', role),
+        set(COMPANY_SETTING, company),
+      ].join(', ')}`;
+    }
+  };
+}
+
+function isSubmittable(query: unknown): query is pg.Submittable {
+  return typeof query === 'object' && query !== null && typeof (query as { submit?: unknown }).submit === 'function';
+}
