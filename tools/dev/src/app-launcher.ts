@@ -11,10 +11,11 @@ export type AppBuild = 'source' | 'compiled';
  * (`compiled`: `dist/apps/<app>/main.js`, which must exist; the error names the command that makes it).
  */
 export function appLauncher(build: AppBuild) {
-  return (app: ServiceSpec, env: NodeJS.ProcessEnv, options: SpawnOptions): SpawnedProcess => {
-    if (build === 'source') return spawnTs(app.name, `${app.dir}/src/main.ts`, env, options);
+  // `name`: the process's own (a second replica is `customers-v1#2`); the app's by default.
+  return (app: ServiceSpec, env: NodeJS.ProcessEnv, options: SpawnOptions, name = app.name): SpawnedProcess => {
+    if (build === 'source') return spawnTs(name, `${app.dir}/src/main.ts`, env, options);
     const entry = `dist/${app.dir}/main.js`;
     if (!existsSync(join(REPO_ROOT, entry))) throw new Error(`${entry} is missing: run \`npx nx build ${app.name}\` first`);
-    return spawnCompiled(app.name, entry, env, options);
+    return spawnCompiled(name, entry, env, options);
   };
 }

@@ -1,7 +1,7 @@
 import { DEV_AUDIENCE, DEV_ISSUER } from '@erp/auth';
 import { DATA_DIR } from './paths';
 import { seedCompany } from './seed-data';
-import { startSystem } from './system';
+import { replicasFrom, startSystem } from './system';
 
 const DEMO_COMPANY = '1000001';
 
@@ -23,6 +23,8 @@ async function main(): Promise<void> {
     dataDir: DATA_DIR,
     gatewayPort,
     servicePorts: 'fixed',
+    // REPLICAS: processes per service, on the service's port and every tenth after it.
+    replicas: replicasFrom('REPLICAS'),
     log,
   });
 

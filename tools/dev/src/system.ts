@@ -36,6 +36,17 @@ export interface SystemOptions {
   /** Start only these services (by catalog name; the gateway routes only to them). Default: all. */
   services?: string[];
   /**
+   * Processes per service (default 1), as production runs several pods: each replica on its own
+   * port, the gateway taking them in turn. The first is named after the service, the others
+   * `<service>#2`, `#3`, ... (for `restart`).
+   */
+  replicas?: number;
+  /**
+   * The DATABASE_URL a service gets for its (already migrated) database, e.g. the same database
+   * through a connection pooler. Default: the database's own URL.
+   */
+  serviceDatabaseUrl?: (databaseUrl: string) => string;
+  /**
    * `source` (default): each app from its TypeScript through SWC's require hook. `compiled`: each
    * app's image build with plain Node, as the image runs it (`npx nx build <app>` first; the bench's
    * `--build=compiled` does that). Migrations run from source either way.
@@ -44,12 +55,24 @@ export interface SystemOptions {
   log?: (line: string) => void;
 }
 
+/** Processes per service from an environment variable (REPLICAS, TEST_REPLICAS): 1 to 8, default 1. */
+export function replicasFrom(variable: string): number {
+  const value = process.env[variable];
+  if (value === undefined || value === '') return 1;
+  const replicas = Number(value);
+  if (!Number.isInteger(replicas) || replicas < 1 || replicas > 8) throw new Error(`${variable} must be an integer from 1 to 8, not "${value}"`);
+  return replicas;
+}
+
 /** Where `npm start` runs the dev broker, so tools on the host find it where Kafka usually is. */
 export const DEV_BROKER_DEFAULT_PORT = 9092;
 
 export interface RunningSystem {
   baseUrl: string;
+  /** Each service's first replica. */
   serviceUrls: Record<string, string>;
+  /** Each service's replicas, the first one included. */
+  replicaUrls: Record<string, string[]>;
   databaseUrls: Record<string, string>;
   /** The Kafka the services use (the dev broker's address when it was started here). */
   kafkaBrokers: string[];
@@ -113,12 +136,20 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
 
     // Every address first, so that each service can start as soon as its own migrations are done
     // and the gateway alongside them, instead of one phase waiting for the slowest of the last.
+    const replicas = Math.max(1, options.replicas ?? 1);
     const serviceUrls: Record<string, string> = {};
+    const replicaUrls: Record<string, string[]> = {};
     const gatewayEnv: Record<string, string> = {};
     for (const service of selected) {
-      const port = options.servicePorts === 'fixed' ? service.defaultPort : await freePort();
-      serviceUrls[service.name] = `http://127.0.0.1:${port}`;
-      if (service.gatewayVariable) gatewayEnv[service.gatewayVariable] = serviceUrls[service.name] as string;
+      const urls: string[] = [];
+      for (let replica = 0; replica < replicas; replica++) {
+        // Fixed ports: the service's default, then the ports after it (3101, 3111, 3121, ...).
+        const port = options.servicePorts === 'fixed' ? service.defaultPort + 10 * replica : await freePort();
+        urls.push(`http://127.0.0.1:${port}`);
+      }
+      replicaUrls[service.name] = urls;
+      serviceUrls[service.name] = urls[0] as string;
+      if (service.gatewayVariable) gatewayEnv[service.gatewayVariable] = urls.join(',');
     }
     const gatewayPort = options.gatewayPort === 0 ? await freePort() : options.gatewayPort;
     const baseUrl = `http://127.0.0.1:${gatewayPort}`;
@@ -126,7 +157,6 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
     const spawnApp = appLauncher(options.build ?? 'source');
     const databaseUrls: Record<string, string> = {};
     const startService = async (service: (typeof selected)[number]) => {
-      const url = serviceUrls[service.name] as string;
       const database = service.database;
       if (database) {
         const migrate = (databaseUrl: string) => {
@@ -141,19 +171,27 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
         const provision = options.provisionDatabase ?? createAndMigrate;
         databaseUrls[service.name] = await provision({ ...service, database }, migrate);
       }
-      const launch = () =>
-        spawnApp(service, {
-          ...commonEnv,
-          ...service.env,
-          PORT: new URL(url).port,
-          HOST: '127.0.0.1',
-          ...(service.database ? { DATABASE_URL: databaseUrls[service.name] } : {}),
-        }, { quiet: options.quiet, nodeArgs: service.nodeArgs });
-      launchers.set(service.name, { launch, readyUrl: `${url}/health/ready` });
-      const proc = launch();
-      processes.push(proc);
-      await waitForReady(`${url}/health/ready`, proc);
-      log(`${service.name} ready at ${url}`);
+      const databaseUrl = databaseUrls[service.name];
+      const serviceDatabaseUrl = databaseUrl && options.serviceDatabaseUrl ? options.serviceDatabaseUrl(databaseUrl) : databaseUrl;
+      const urls = replicaUrls[service.name] as string[];
+      await Promise.all(
+        urls.map(async (url, replica) => {
+          const name = replica === 0 ? service.name : `${service.name}#${replica + 1}`;
+          const launch = () =>
+            spawnApp(service, {
+              ...commonEnv,
+              ...service.env,
+              PORT: new URL(url).port,
+              HOST: '127.0.0.1',
+              ...(serviceDatabaseUrl ? { DATABASE_URL: serviceDatabaseUrl } : {}),
+            }, { quiet: options.quiet, nodeArgs: service.nodeArgs }, name);
+          launchers.set(name, { launch, readyUrl: `${url}/health/ready` });
+          const proc = launch();
+          processes.push(proc);
+          await waitForReady(`${url}/health/ready`, proc);
+          log(`${name} ready at ${url}`);
+        }),
+      );
     };
     const launchGateway = () =>
       spawnApp(GATEWAY, {
@@ -182,7 +220,7 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
       await waitForReady(launcher.readyUrl, proc, readyTimeoutMs);
       return proc;
     };
-    return { baseUrl, serviceUrls, databaseUrls, kafkaBrokers, keys, processes, restart, stop };
+    return { baseUrl, serviceUrls, replicaUrls, databaseUrls, kafkaBrokers, keys, processes, restart, stop };
   } catch (err) {
     await stop();
     throw err;

@@ -1,7 +1,7 @@
 import { dropDatabase } from '@erp/database';
 import { TestAuth, testDatabaseName, testDatabaseServerUrl, testKafkaBrokers, testTopicPrefix } from '@erp/testing';
 import { migratedCopy } from './migrated-template';
-import { startSystem, type RunningSystem, type SystemOptions } from './system';
+import { replicasFrom, startSystem, type RunningSystem, type SystemOptions } from './system';
 
 export interface TestSystemOptions {
   /** Extra environment for every process (merged over the test defaults below). */
@@ -14,6 +14,10 @@ export interface TestSystemOptions {
   databaseServerUrl?: string;
   /** A Kafka of the suite's own (e.g. a dev broker it stops and starts). Default: the run's shared test broker. */
   kafkaBrokers?: string[];
+  /** Processes per service. Default: TEST_REPLICAS, else 1 (`TEST_REPLICAS=2 npx nx e2e api-e2e`). */
+  replicas?: number;
+  /** The DATABASE_URL each service gets for its database (e.g. through a pooler). Default: the database's own. */
+  serviceDatabaseUrl?: (databaseUrl: string) => string;
 }
 
 export interface TestSystem {
@@ -42,6 +46,8 @@ export async function startTestSystem(label: string, options: TestSystemOptions 
     keys: auth.keys,
     quiet: true,
     ...(options.services ? { services: options.services } : {}),
+    replicas: options.replicas ?? replicasFrom('TEST_REPLICAS'),
+    ...(options.serviceDatabaseUrl ? { serviceDatabaseUrl: options.serviceDatabaseUrl } : {}),
     provisionDatabase: (service, migrate) => {
       const unique = testDatabaseName(`${label}_${service.database}`);
       databases.push(unique);
@@ -69,3 +75,4 @@ export async function startTestSystem(label: string, options: TestSystemOptions 
     },
   };
 }
+

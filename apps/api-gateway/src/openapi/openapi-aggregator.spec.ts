@@ -32,7 +32,7 @@ describe('OpenApiAggregator', () => {
     const orders = await fakeService('/api/v3/SalesOrders');
     orders.up = false;
     try {
-      const aggregator = new OpenApiAggregator({ CUSTOMERS_URL: customers.url, SALES_ORDERS_URL: `${orders.url}/` } as GatewayConfig);
+      const aggregator = new OpenApiAggregator({ CUSTOMERS_URL: [customers.url], SALES_ORDERS_URL: [`${orders.url}/`] } as GatewayConfig);
       aggregator.onApplicationBootstrap();
       const first = JSON.parse(await aggregator.document()) as { paths: object; components: { schemas: object }; 'x-unavailable-services'?: string[] };
       expect(Object.keys(first.paths)).toEqual(['/v1/customer']);

@@ -46,8 +46,9 @@ export class OpenApiAggregator implements OnApplicationBootstrap {
   constructor(@Inject('GATEWAY_CONFIG') config: GatewayConfig) {
     const urls = upstreamUrlsFrom(config);
     this.upstreams = ORDER.flatMap((name): [UpstreamName, string][] => {
-      const url = urls[name];
-      return url ? [[name, url.replace(/\/$/, '')]] : [];
+      // Every replica serves the same document: the first one's will do.
+      const url = urls[name]?.[0];
+      return url ? [[name, url]] : [];
     });
   }
 

@@ -5,10 +5,10 @@ import replyFrom from '@fastify/reply-from';
 import { type AuthContext, authenticateRequest, scopeForMethod, type TokenVerifier } from '@erp/auth';
 import { ApiError, errorFamilyForPath, renderError, ServiceUnavailableError, toApiError } from '@erp/errors';
 import { ERP_ATTRIBUTES, requestSpan, traceHeadersFor } from '@erp/observability';
-import { type ResolvedRoute, resolveRoute, type UpstreamUrls } from './routes';
+import { type ResolvedRoute, resolveRoute, type Upstreams } from './routes';
 
 export interface ProxyPluginOptions {
-  upstreams: UpstreamUrls;
+  upstreams: Upstreams;
   verifier: TokenVerifier;
   upstreamTimeoutMs: number;
   /** Requests per company per minute (0 = no limit); counted in this gateway's memory. */
@@ -105,6 +105,7 @@ export async function proxyPlugin(fastify: FastifyInstance, options: ProxyPlugin
       rewriteRequestHeaders: (_req, headers) => ({ ...headers, ...traceHeadersFor(request), 'x-request-id': String(request.id) }),
       onError: (errorReply, { error }) => {
         request.log.warn({ err: error, upstream: route.rule.upstream }, 'upstream unavailable');
+        if ((error as { code?: string }).code === 'ECONNREFUSED') route.replicas.refused(route.baseUrl);
         sendError(request, errorReply as FastifyReply, new ServiceUnavailableError('The service behind this path is unavailable; retry later', 2));
       },
       onResponse: (_request, proxyReply, upstream) => {

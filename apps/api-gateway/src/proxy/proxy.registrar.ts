@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { TokenVerifier } from '@erp/auth';
 import type { GatewayConfig } from '../config';
 import { proxyPlugin } from './proxy.plugin';
-import { upstreamUrlsFrom } from './routes';
+import { upstreamsFrom, upstreamUrlsFrom } from './routes';
 
 /** Mounts the proxy on the Fastify instance under Nest, next to the gateway's own controllers. */
 @Injectable()
@@ -18,7 +18,7 @@ export class ProxyRegistrar implements OnModuleInit {
   async onModuleInit(): Promise<void> {
     const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
     await fastify.register(proxyPlugin, {
-      upstreams: upstreamUrlsFrom(this.config),
+      upstreams: upstreamsFrom(upstreamUrlsFrom(this.config)),
       verifier: this.verifier,
       upstreamTimeoutMs: 300_000,
       rateLimitPerCompanyPerMinute: this.config.RATE_LIMIT_PER_COMPANY_PER_MINUTE,

@@ -1,6 +1,12 @@
-import { resolveRoute } from './routes';
+import { resolveRoute, upstreamsFrom } from './routes';
 
-const upstreams = { customers: 'http://customers', salesOrders: 'http://sales-orders/', supplierInvoices: 'http://si', attachments: 'http://att', webhooks: 'http://wh' };
+const upstreams = upstreamsFrom({
+  customers: ['http://customers'],
+  salesOrders: ['http://sales-orders'],
+  supplierInvoices: ['http://si'],
+  attachments: ['http://att'],
+  webhooks: ['http://wh'],
+});
 
 describe('resolveRoute', () => {
   it.each([
@@ -19,5 +25,11 @@ describe('resolveRoute', () => {
   it('matches whole path segments only', () => {
     expect(resolveRoute('/api/v3/CustomersX', upstreams)).toBeUndefined();
     expect(resolveRoute('/api/v3/InventoryItems', upstreams)).toBeUndefined();
+  });
+
+  it('spreads a service\'s requests over its replicas in turn', () => {
+    const replicated = upstreamsFrom({ customers: ['http://c1', 'http://c2'] });
+    const chosen = [1, 2, 3, 4].map(() => resolveRoute('/v1/customer', replicated)?.baseUrl);
+    expect(chosen).toEqual(['http://c1', 'http://c2', 'http://c1', 'http://c2']);
   });
 });

@@ -1,5 +1,6 @@
 import { SCOPES } from '@erp/auth';
 import type { GatewayConfig } from '../config';
+import { ReplicaSet } from './replica-set';
 
 export type UpstreamName = 'customers' | 'supplierInvoices' | 'attachments' | 'salesOrders' | 'webhooks';
 
@@ -27,29 +28,40 @@ export const ROUTE_RULES: RouteRule[] = [
   { upstream: 'webhooks', pattern: /^\/api\/webhooks(?:[/?]|$)/, v1: false, scope: SCOPES.manageWebhooks },
 ];
 
-export type UpstreamUrls = Partial<Record<UpstreamName, string>>;
+/** Each configured upstream's replica URLs (one in Kubernetes: the Service's), without a trailing slash. */
+export type UpstreamUrls = Partial<Record<UpstreamName, string[]>>;
+export type Upstreams = Partial<Record<UpstreamName, ReplicaSet>>;
 
 export function upstreamUrlsFrom(config: GatewayConfig): UpstreamUrls {
-  return {
+  const urls: Record<UpstreamName, string[] | undefined> = {
     customers: config.CUSTOMERS_URL,
     supplierInvoices: config.SUPPLIER_INVOICES_URL,
     attachments: config.ATTACHMENTS_URL,
     salesOrders: config.SALES_ORDERS_URL,
     webhooks: config.WEBHOOKS_URL,
   };
+  return Object.fromEntries(
+    Object.entries(urls).flatMap(([name, list]) => (list && list.length > 0 ? [[name, list.map((url) => url.replace(/\/$/, ''))]] : [])),
+  );
+}
+
+export function upstreamsFrom(urls: UpstreamUrls): Upstreams {
+  return Object.fromEntries(Object.entries(urls).map(([name, list]) => [name, new ReplicaSet(list)]));
 }
 
 export interface ResolvedRoute {
   rule: RouteRule;
+  /** The replica this request goes to. */
   baseUrl: string;
+  replicas: ReplicaSet;
 }
 
 /** The route for a request URL, or undefined when no configured service owns the path. */
-export function resolveRoute(url: string, upstreams: UpstreamUrls): ResolvedRoute | undefined {
+export function resolveRoute(url: string, upstreams: Upstreams): ResolvedRoute | undefined {
   for (const rule of ROUTE_RULES) {
     if (!rule.pattern.test(url)) continue;
-    const baseUrl = upstreams[rule.upstream];
-    return baseUrl ? { rule, baseUrl: baseUrl.replace(/\/$/, '') } : undefined;
+    const replicas = upstreams[rule.upstream];
+    return replicas ? { rule, baseUrl: replicas.pick(), replicas } : undefined;
   }
   return undefined;
 }
