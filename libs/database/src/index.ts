@@ -32,6 +32,7 @@ export {
 } from './migrations/migration-helpers';
 export { DatabaseModule, type DatabaseModuleOptions } from './nest/database.module';
 export { freePort } from './embedded-postgres/free-port';
+export { serverRunAs } from './embedded-postgres/os-user';
 export { namedQuery } from './sql/named-query';
 export { queryRows } from './sql/query-rows';
 export { isPgInteger, PG_INTEGER_MAX, PG_INTEGER_MIN } from './sql/integer-range';

@@ -31,3 +31,4 @@ export {
   v1OracleList,
   type V1ListOptions,
 } from './paging/paging-contract';
+export { findPgBouncer, PGBOUNCER_MISSING, type PgBouncer, type PgBouncerOptions, startPgBouncer } from './postgres/pgbouncer';

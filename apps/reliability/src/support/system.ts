@@ -1,6 +1,6 @@
 import { Client } from 'pg';
 import type { RunningSystem } from '@erp/dev';
-import { startTestSystem } from '@erp/dev/testing';
+import { startTestSystem, type TestSystemOptions } from '@erp/dev/testing';
 import type { TestAuth } from '@erp/testing';
 
 export const A = '1000001';
@@ -31,9 +31,14 @@ export interface Harness {
 }
 
 /** The whole system (every service, the gateway) as real processes on fresh test databases. */
-export async function startHarness(label: string, env: Record<string, string> = {}): Promise<Harness> {
+export async function startHarness(
+  label: string,
+  env: Record<string, string> = {},
+  options: Pick<TestSystemOptions, 'replicas' | 'serviceDatabaseUrl'> = {},
+): Promise<Harness> {
   const { system, auth, stop } = await startTestSystem(`rel_${label}`, {
     env: { LOG_LEVEL: 'warn', LOG_REQUESTS: 'off', WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true', ...env },
+    ...options,
   });
   const statuses: Harness['statuses'] = [];
   const call = async (path: string, init: RequestInit = {}): Promise<Response> => {

@@ -1,0 +1,139 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { accessSync, constants } from 'node:fs';
+import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { freePort, serverRunAs } from '@erp/database';
+import { Client } from 'pg';
+
+/** What a suite that needs PgBouncer prints when it cannot find one. */
+export const PGBOUNCER_MISSING =
+  "PgBouncer not found (PGBOUNCER_BIN, PATH, /usr/sbin/pgbouncer): install Debian's `pgbouncer` " +
+  '(`apt-get install pgbouncer`) or set PGBOUNCER_BIN to run the connection-pooler suite; skipped';
+
+export interface PgBouncer {
+  /** `databaseUrl` (a database on the server behind) as reached through PgBouncer. */
+  url(databaseUrl: string): string;
+  stop(): Promise<void>;
+}
+
+export interface PgBouncerOptions {
+  /** Default `transaction`: what production poolers (and managed ones) run. */
+  poolMode?: 'transaction' | 'session';
+  /** Server sessions per database. Default 4, fewer than any service's pool, so sessions are shared. */
+  defaultPoolSize?: number;
+}
+
+/** The pgbouncer executable: PGBOUNCER_BIN, else PATH, else Debian's /usr/sbin; undefined when none. */
+export function findPgBouncer(): string | undefined {
+  const candidates = [
+    process.env['PGBOUNCER_BIN'],
+    ...(process.env['PATH'] ?? '').split(path.delimiter).filter(Boolean).map((dir) => path.join(dir, 'pgbouncer')),
+    '/usr/sbin/pgbouncer',
+  ];
+  return candidates.find((file): file is string => file !== undefined && isExecutable(file));
+}
+
+/**
+ * A real PgBouncer in front of the PostgreSQL server `serverUrl` names, on a free port of
+ * 127.0.0.1, with every database of that server behind it (`*`), for tests that must hold behind
+ * a connection pooler. Clients connect with any user name and no password (`auth_type = any`);
+ * PgBouncer logs in to the server with `serverUrl`'s credentials. Run as root (CI), it drops to
+ * the embedded server's unprivileged user, since PgBouncer refuses to run as root.
+ */
+export async function startPgBouncer(serverUrl: string, options: PgBouncerOptions = {}): Promise<PgBouncer> {
+  const bin = findPgBouncer();
+  if (!bin) throw new Error(PGBOUNCER_MISSING);
+  const server = new URL(serverUrl);
+  const port = await freePort();
+  const dir = await mkdtemp(path.join(tmpdir(), 'erp-pgbouncer-'));
+  await chmod(dir, 0o755);
+  const serverLogin = [
+    `host=${server.hostname}`,
+    `port=${server.port || '5432'}`,
+    `user=${decodeURIComponent(server.username || 'postgres')}`,
+    ...(server.password ? [`password=${decodeURIComponent(server.password)}`] : []),
+  ].join(' ');
+  const config = path.join(dir, 'pgbouncer.ini');
+  await writeFile(
+    config,
+    [
+      '[databases]',
+      `* = ${serverLogin}`,
+      '[pgbouncer]',
+      'listen_addr = 127.0.0.1',
+      `listen_port = ${port}`,
+      'unix_socket_dir =',
+      'auth_type = any',
+      `pool_mode = ${options.poolMode ?? 'transaction'}`,
+      `default_pool_size = ${options.defaultPoolSize ?? 4}`,
+      'max_client_conn = 2000',
+      'max_db_connections = 0',
+      'ignore_startup_parameters =',
+      '',
+    ].join('\n'),
+    { mode: 0o644 },
+  );
+  const runAs = await serverRunAs();
+  const child = spawn(bin, [...(runAs ? ['-u', runAs.user] : []), config], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const output: string[] = [];
+  const keep = (chunk: Buffer) => output.push(chunk.toString()) > 200 && output.shift();
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  const bouncerUrl = (databaseUrl: string) => {
+    const url = new URL(databaseUrl);
+    url.hostname = '127.0.0.1';
+    url.port = String(port);
+    return url.toString();
+  };
+  try {
+    await waitUntilAnswers(bouncerUrl(serverUrl), child, output);
+  } catch (error) {
+    child.kill('SIGKILL');
+    await rm(dir, { recursive: true, force: true });
+    throw error;
+  }
+  return {
+    url: bouncerUrl,
+    stop: async () => {
+      await stopChild(child);
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function waitUntilAnswers(url: string, child: ChildProcess, output: string[]): Promise<void> {
+  for (const deadline = Date.now() + 10_000; ; ) {
+    if (child.exitCode !== null) throw new Error(`pgbouncer exited (${child.exitCode}): ${output.join('')}`);
+    const client = new Client({ connectionString: url, connectionTimeoutMillis: 1_000 });
+    client.on('error', () => undefined);
+    try {
+      await client.connect();
+      await client.query('SELECT 1');
+      return;
+    } catch (error) {
+      if (Date.now() > deadline) throw new Error(`pgbouncer did not answer: ${String(error)}; ${output.join('')}`, { cause: error });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    } finally {
+      await client.end().catch(() => undefined);
+    }
+  }
+}
+
+async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGINT');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+function isExecutable(file: string): boolean {
+  try {
+    accessSync(file, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
