@@ -1,7 +1,19 @@
 import { deadLetterTopicOf, prefixedTopic } from '@erp/messaging';
 import { TOPICS } from '@erp/contracts';
-import { startWebhookListener, type ListenedDelivery, type WebhookListener } from '@erp/dev';
-import { findPgBouncer, PGBOUNCER_MISSING, type PgBouncer, startPgBouncer, testDatabaseServerUrl, testTopicPrefix, TopicReader, waitFor } from '@erp/testing';
+import { runTs, SERVICES, startWebhookListener, type ListenedDelivery, type WebhookListener } from '@erp/dev';
+import { dropDatabase, ensureDatabase } from '@erp/database';
+import { Client } from 'pg';
+import {
+  findPgBouncer,
+  PGBOUNCER_MISSING,
+  type PgBouncer,
+  startPgBouncer,
+  testDatabaseName,
+  testDatabaseServerUrl,
+  testTopicPrefix,
+  TopicReader,
+  waitFor,
+} from '@erp/testing';
 import { describeTenantWalls, type TenantWorld } from './cases/tenant-walls';
 import { writeFigures } from './support/figures';
 import { A, B, createFixture, type Harness, jsonHeaders, startHarness } from './support/system';
@@ -98,6 +110,32 @@ if (!pgbouncer) process.stderr.write(`\n${PGBOUNCER_MISSING}\n\n`);
     figures['deadLetters'] = deadLetters.events().length;
     expect(deadLetters.events()).toEqual([]);
   }, 120_000);
+
+  it('migrates through the pooler: two runners at once, each migration applied once, CONCURRENTLY indexes included', async () => {
+    const server = testDatabaseServerUrl();
+    const name = testDatabaseName('rel_pooler_migrate');
+    const direct = await ensureDatabase(server, name);
+    try {
+      // customers-v1's migrations build indexes CONCURRENTLY, which no transaction may wrap.
+      const customers = SERVICES.find((service) => service.name === 'customers-v1')!;
+      const migrate = () => runTs('customers-v1 migrate', `${customers.dir}/src/migrate.ts`, { DATABASE_URL: bouncer.url(direct) });
+      await Promise.all([migrate(), migrate()]);
+      const client = new Client({ connectionString: direct });
+      await client.connect();
+      try {
+        const { rows } = await client.query<{ name: string; n: number }>(`SELECT name, count(*)::int AS n FROM migrations GROUP BY name HAVING count(*) > 1`);
+        expect(rows).toEqual([]);
+        const { rows: invalid } = await client.query(`SELECT indexrelid::regclass::text FROM pg_index WHERE NOT indisvalid`);
+        expect(invalid).toEqual([]);
+        const { rows: applied } = await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM migrations`);
+        expect(applied[0]!.n).toBeGreaterThan(5);
+      } finally {
+        await client.end();
+      }
+    } finally {
+      await dropDatabase(server, name);
+    }
+  }, 300_000);
 
   describe('tenant walls', () => describeTenantWalls(() => h, () => world, figures));
 });

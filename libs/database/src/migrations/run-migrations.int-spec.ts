@@ -87,6 +87,28 @@ describe('runMigrations / migrateDatabase', () => {
     expect(await recordedMigrations(database.url)).toEqual(['CreateWidgets1700000000001']);
   });
 
+  it('waits while another runner holds the migration lease, and takes over once its lease expires (a runner that died)', async () => {
+    await migrateDatabase(config([]));
+    const admin = new Client(database.url);
+    await admin.connect();
+    try {
+      await admin.query(`UPDATE migrations_lease SET holder = 'another-runner', expires_at = now() + interval '1 hour'`);
+      let done = false;
+      const run = migrateDatabase(config([CreateWidgets1700000000001])).finally(() => (done = true));
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      expect(done).toBe(false);
+      expect(await recordedMigrations(database.url)).toEqual([]);
+
+      // The holder stops renewing (it died): its lease runs out and the waiting runner goes on.
+      await admin.query(`UPDATE migrations_lease SET expires_at = now() - interval '1 second'`);
+      expect(await run).toEqual(['CreateWidgets1700000000001']);
+      const { rows } = await admin.query(`SELECT holder FROM migrations_lease`);
+      expect(rows).toEqual([{ holder: null }]);
+    } finally {
+      await admin.end();
+    }
+  });
+
   it('rolls back a failing migration entirely and keeps the ones before it', async () => {
     // TypeORM reports the failure on the console as well as by rejecting.
     jest.spyOn(console, 'log').mockImplementation(() => undefined);

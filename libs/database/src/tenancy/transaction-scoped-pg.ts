@@ -75,6 +75,16 @@ export function transactionScopedClient(settings: TransactionSettings): typeof p
   return class TransactionScopedClient extends pg.Client {
     private transactionOpen = false;
 
+    constructor(config?: string | pg.ClientConfig) {
+      super(config);
+      // pg emits 'error' when the server ends a session, and pg-pool listens only while the
+      // client is idle: a session lost between checkout and its user's own listener (the settings
+      // of a BEGIN sent at once, the outbox relay's connection) was an unhandled 'error' that
+      // killed the process. The failure still rejects the query in flight, and pg-pool discards a
+      // client that is no longer queryable when it comes back.
+      this.on('error', () => undefined);
+    }
+
     // One signature for pg's overloads (text, values, callback; a config object; a cursor).
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     override query(...args: any[]): any {
