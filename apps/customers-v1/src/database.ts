@@ -7,6 +7,7 @@ import { CoverCustomerListIndexes1765200000001 } from './migrations/176520000000
 import { IndexTimeBucketCells1765500000000 } from './migrations/1765500000000-index-time-bucket-cells';
 import { CreateCustomerNameCounts1766200000000 } from './migrations/1766200000000-create-customer-name-counts';
 import { CoverNameInListIndexes1766200000001 } from './migrations/1766200000001-cover-name-in-list-indexes';
+import { RestoreNameCellsClear1766300000000 } from './migrations/1766300000000-restore-name-cells-clear';
 
 /** Everything this service keeps in its database; the migrations are the schema's source of truth. */
 export const CUSTOMERS_ENTITIES = [CustomerEntity, CustomerNumberCounterEntity, ...OUTBOX_ENTITIES];
@@ -18,6 +19,7 @@ export const CUSTOMERS_MIGRATIONS = [
   IndexTimeBucketCells1765500000000,
   CreateCustomerNameCounts1766200000000,
   CoverNameInListIndexes1766200000001,
+  RestoreNameCellsClear1766300000000,
   // The transactional outbox of this service's events (libs/messaging).
   ...OUTBOX_MIGRATIONS,
 ];

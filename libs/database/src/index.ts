@@ -22,14 +22,21 @@ export {
 export { stopOrphanedEmbeddedPostgres } from './embedded-postgres/stale-postmaster';
 export { checkMigrationDrift } from './migrations/migration-drift';
 export { migrateDatabase, runMigrations } from './migrations/run-migrations';
+// Frozen helpers of applied migrations (history: never changed, a new version instead).
 export {
-  type CountCellTable,
-  createCountCells,
-  createCountTriggers,
-  dropCountCells,
-  dropCountTriggers,
-  swapIndexConcurrently,
-} from './migrations/migration-helpers';
+  type CountCellTableV1,
+  createCountCellsV1,
+  createCountTriggersV1,
+  dropCountCellsV1,
+  dropCountTriggersV1,
+  swapIndexConcurrentlyV1,
+} from './migrations/history/migration-helpers.v1';
+export {
+  disableTenantIsolationV1,
+  enableTenantIsolationV1,
+  protectTenantTablesV1,
+  type TenantTableV1,
+} from './migrations/history/tenant-isolation.v1';
 export { DatabaseModule, type DatabaseModuleOptions } from './nest/database.module';
 export { freePort } from './embedded-postgres/free-port';
 export { serverRunAs } from './embedded-postgres/os-user';
@@ -47,15 +54,7 @@ export {
   transactionScopedPg,
 } from './tenancy/transaction-scoped-pg';
 export { connectionConfigOf } from './data-source/connection-config';
-export {
-  disableTenantIsolation,
-  enableTenantIsolation,
-  protectTenantTables,
-  TENANT_POLICY_NAME,
-  type TenantTable,
-  tenantRoleOf,
-  unprotectedTenantTables,
-} from './tenancy/tenant-isolation.migration';
+export { TENANT_POLICY_NAME, type TenantTable, tenantRoleOf, unprotectedTenantTables } from './tenancy/tenant-tables';
 export { TenantScopeInterceptor } from './nest/tenant-scope.interceptor';
 export { probeTenantWall, type TenantWallReport } from './tenancy/tenant-wall-probe';
 export {

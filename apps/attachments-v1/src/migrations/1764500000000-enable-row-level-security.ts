@@ -1,8 +1,8 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
-import { disableTenantIsolation, enableTenantIsolation, type TenantTable } from '@erp/database';
+import { disableTenantIsolationV1, enableTenantIsolationV1, type TenantTableV1 } from '@erp/database';
 
 /** Every table holding one company's data; revisions belong to their attachment's company. */
-export const ATTACHMENTS_TENANT_TABLES: TenantTable[] = [
+export const ATTACHMENTS_TENANT_TABLES: TenantTableV1[] = [
   'attachment_owners',
   'attachments',
   { table: 'attachment_revisions', parent: { table: 'attachments', column: 'attachment_id', parentColumn: 'id' } },
@@ -19,10 +19,10 @@ export class EnableRowLevelSecurity1764500000000 implements MigrationInterface {
   name = 'EnableRowLevelSecurity1764500000000';
 
   up(q: QueryRunner): Promise<void> {
-    return enableTenantIsolation(q, ATTACHMENTS_TENANT_TABLES);
+    return enableTenantIsolationV1(q, ATTACHMENTS_TENANT_TABLES);
   }
 
   down(q: QueryRunner): Promise<void> {
-    return disableTenantIsolation(q, ATTACHMENTS_TENANT_TABLES);
+    return disableTenantIsolationV1(q, ATTACHMENTS_TENANT_TABLES);
   }
 }

@@ -1,4 +1,4 @@
-import { swapIndexConcurrently } from '@erp/database';
+import { swapIndexConcurrentlyV1 } from '@erp/database';
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /** One list index: its name, the plain definition it replaces and the covering one. */
@@ -21,7 +21,7 @@ const INDEXES: CoveredIndex[] = [
  *
  * Outside a transaction, CONCURRENTLY: a plain DROP INDEX / CREATE INDEX would lock customers
  * against reads and writes for four index builds over every company's rows, an outage at deploy
- * time. Each index is built under a new name, then swapped in (`swapIndexConcurrently`, which also
+ * time. Each index is built under a new name, then swapped in (`swapIndexConcurrentlyV1`, which also
  * resumes a run that stopped half-way). To revert it,
  * undo with `transaction: 'none'`: TypeORM's undo ignores a migration's own `transaction = false`.
  */
@@ -30,10 +30,10 @@ export class CoverCustomerListIndexes1765200000001 implements MigrationInterface
   transaction = false;
 
   async up(q: QueryRunner): Promise<void> {
-    for (const index of INDEXES) await swapIndexConcurrently(q, 'customers', index.name, index.covering);
+    for (const index of INDEXES) await swapIndexConcurrentlyV1(q, 'customers', index.name, index.covering);
   }
 
   async down(q: QueryRunner): Promise<void> {
-    for (const index of [...INDEXES].reverse()) await swapIndexConcurrently(q, 'customers', index.name, index.plain);
+    for (const index of [...INDEXES].reverse()) await swapIndexConcurrentlyV1(q, 'customers', index.name, index.plain);
   }
 }

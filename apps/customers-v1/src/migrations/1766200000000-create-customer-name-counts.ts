@@ -1,4 +1,4 @@
-import { createCountTriggers, dropCountTriggers } from '@erp/database';
+import { createCountTriggersV1, dropCountTriggersV1 } from '@erp/database';
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
@@ -97,7 +97,13 @@ export class CreateCustomerNameCounts1766200000000 implements MigrationInterface
         END IF;
         RETURN NULL;
       END $$`);
-    await createCountTriggers(q, 'customers', 'customers_name_cells', 'customer_name_cells_apply', ['customer_name_cells']);
+    await q.query(`
+      CREATE FUNCTION customer_name_cells_clear() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        TRUNCATE customer_name_cells;
+        RETURN NULL;
+      END $$`);
+    await createCountTriggersV1(q, 'customers', 'customers_name_cells', 'customer_name_cells_apply', 'customer_name_cells_clear');
     // Registers (company, fragment) and backfills its cells, then drops the company's least
     // recently used fragments beyond `keep`. Returns false when it is registered already, or when
     // the company's writes left no gap for the lock within 2 s (a later request tries again).
@@ -139,7 +145,8 @@ export class CreateCustomerNameCounts1766200000000 implements MigrationInterface
 
   async down(q: QueryRunner): Promise<void> {
     await q.query(`DROP FUNCTION register_customer_name_fragment(varchar, varchar, integer)`);
-    await dropCountTriggers(q, 'customers', 'customers_name_cells');
+    await dropCountTriggersV1(q, 'customers', 'customers_name_cells');
+    await q.query(`DROP FUNCTION customer_name_cells_clear()`);
     await q.query(`DROP FUNCTION customer_name_cells_apply()`);
     await q.query(`DROP FUNCTION customer_name_lock_key(varchar)`);
     await q.query(`DROP FUNCTION customer_name_time_bucket(timestamptz)`);

@@ -1,4 +1,4 @@
-import { swapIndexConcurrently } from '@erp/database';
+import { swapIndexConcurrentlyV1 } from '@erp/database';
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /** The list's covering indexes of 1765200000001, and the same with the name included. */
@@ -30,7 +30,7 @@ const INDEXES = [
  * unfiltered list's deep page, which skips up to one id bucket of the order index, reads more of
  * it (1.8 to 2.05 ms; the full sync's page of 1000, 8.3 to 8.5 ms).
  *
- * CONCURRENTLY, outside a transaction, through `swapIndexConcurrently` (which resumes a run that
+ * CONCURRENTLY, outside a transaction, through `swapIndexConcurrentlyV1` (which resumes a run that
  * stopped half-way), as 1765200000001 did. To revert it, undo with `transaction: 'none'`.
  */
 export class CoverNameInListIndexes1766200000001 implements MigrationInterface {
@@ -38,10 +38,10 @@ export class CoverNameInListIndexes1766200000001 implements MigrationInterface {
   transaction = false;
 
   async up(q: QueryRunner): Promise<void> {
-    for (const index of INDEXES) await swapIndexConcurrently(q, 'customers', index.name, index.with);
+    for (const index of INDEXES) await swapIndexConcurrentlyV1(q, 'customers', index.name, index.with);
   }
 
   async down(q: QueryRunner): Promise<void> {
-    for (const index of [...INDEXES].reverse()) await swapIndexConcurrently(q, 'customers', index.name, index.without);
+    for (const index of [...INDEXES].reverse()) await swapIndexConcurrentlyV1(q, 'customers', index.name, index.without);
   }
 }

@@ -13,7 +13,7 @@ import { parseCustomerListQuery, readCustomerPage } from '@erp/customers-queries
 import {
   createDataSource,
   dropDatabase,
-  enableTenantIsolation,
+  enableTenantIsolationV1,
   ensureDatabase,
   migrateDatabase,
   runAsCompany,
@@ -82,7 +82,7 @@ async function listCost(serverUrl: string, size: number): Promise<void> {
 async function applyPolicies(db: DataSource, tables: string[]): Promise<void> {
   const runner = db.createQueryRunner();
   try {
-    await enableTenantIsolation(runner, tables);
+    await enableTenantIsolationV1(runner, tables);
   } finally {
     await runner.release();
   }
@@ -93,7 +93,7 @@ class CreateItems1700000000301 implements MigrationInterface {
   async up(q: QueryRunner): Promise<void> {
     await q.query(`CREATE TABLE items (company_id varchar(64) NOT NULL, number varchar(30) NOT NULL, name text, PRIMARY KEY (company_id, number))`);
     await q.query(`INSERT INTO items SELECT c, 'N' || i, 'x' FROM generate_series(1, 10000) i, unnest(ARRAY['A', 'B']) c`);
-    await enableTenantIsolation(q, ['items']);
+    await enableTenantIsolationV1(q, ['items']);
   }
   async down(q: QueryRunner): Promise<void> {
     await q.query(`DROP TABLE items`);

@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
-import { type CountCellTable, createCountCells, dropCountCells } from '@erp/database';
+import { type CountCellTableV1, createCountCellsV1, dropCountCellsV1 } from '@erp/database';
 
-const TABLES: CountCellTable[] = [
+const TABLES: CountCellTableV1[] = [
   {
     name: 'sales_order_time_cells',
     columns: [['modified_bucket', 'integer'], ['created_bucket', 'integer'], ['order_type', 'varchar(2)'], ['status', 'varchar(20)']],
@@ -45,11 +45,11 @@ export class CreateSalesOrderListCells1766100000000 implements MigrationInterfac
     await q.query(`
       CREATE FUNCTION sales_order_id_bucket(order_id text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE
       AS $$ SELECT left(order_id, 3) $$`);
-    await createCountCells(q, 'sales_orders', 'sales_order_list_cells', TABLES);
+    await createCountCellsV1(q, 'sales_orders', 'sales_order_list_cells', TABLES);
   }
 
   async down(q: QueryRunner): Promise<void> {
-    await dropCountCells(q, 'sales_orders', 'sales_order_list_cells', TABLES);
+    await dropCountCellsV1(q, 'sales_orders', 'sales_order_list_cells', TABLES);
     await q.query(`DROP FUNCTION sales_order_id_bucket(text)`);
     await q.query(`DROP FUNCTION sales_order_time_bucket(timestamptz)`);
   }

@@ -1,5 +1,5 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
-import { swapIndexConcurrently } from '@erp/database';
+import { swapIndexConcurrentlyV1 } from '@erp/database';
 
 /** One list index: its name, the plain definition it replaces and the covering one. */
 interface CoveredIndex {
@@ -48,10 +48,10 @@ export class CoverSalesOrderListIndexes1766100000001 implements MigrationInterfa
   transaction = false;
 
   async up(q: QueryRunner): Promise<void> {
-    for (const index of INDEXES) await swapIndexConcurrently(q, 'sales_orders', index.name, index.covering);
+    for (const index of INDEXES) await swapIndexConcurrentlyV1(q, 'sales_orders', index.name, index.covering);
   }
 
   async down(q: QueryRunner): Promise<void> {
-    for (const index of [...INDEXES].reverse()) await swapIndexConcurrently(q, 'sales_orders', index.name, index.plain);
+    for (const index of [...INDEXES].reverse()) await swapIndexConcurrentlyV1(q, 'sales_orders', index.name, index.plain);
   }
 }

@@ -1,5 +1,5 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
-import { createCountTriggers, dropCountTriggers } from '@erp/database';
+import { createCountTriggersV1, dropCountTriggersV1 } from '@erp/database';
 
 /**
  * What `filter` is matched against, per order. Must equal `SEARCH_TEXT` of @erp/sales-orders-queries
@@ -70,12 +70,19 @@ export class CreateSalesOrderSearchTexts1766200000000 implements MigrationInterf
         END IF;
         RETURN NULL;
       END $$`);
-    await createCountTriggers(q, 'sales_orders', 'sales_order_search_texts', 'sales_order_search_texts_apply', ['sales_order_search_texts']);
+    await q.query(`
+      CREATE FUNCTION sales_order_search_texts_clear() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        TRUNCATE sales_order_search_texts;
+        RETURN NULL;
+      END $$`);
+    await createCountTriggersV1(q, 'sales_orders', 'sales_order_search_texts', 'sales_order_search_texts_apply', 'sales_order_search_texts_clear');
     await q.query(`INSERT INTO sales_order_search_texts (${COLUMNS}) SELECT ${ROW} FROM sales_orders o ORDER BY o.company_id, o.internal_id`);
   }
 
   async down(q: QueryRunner): Promise<void> {
-    await dropCountTriggers(q, 'sales_orders', 'sales_order_search_texts');
+    await dropCountTriggersV1(q, 'sales_orders', 'sales_order_search_texts');
+    await q.query(`DROP FUNCTION sales_order_search_texts_clear()`);
     await q.query(`DROP FUNCTION sales_order_search_texts_apply()`);
     await q.query(`DROP TABLE sales_order_search_texts`);
   }

@@ -1,8 +1,8 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
-import { disableTenantIsolation, enableTenantIsolation, type TenantTable } from '@erp/database';
+import { disableTenantIsolationV1, enableTenantIsolationV1, type TenantTableV1 } from '@erp/database';
 
 /** Every table holding one company's data; lines belong to their invoice's company. */
-export const SUPPLIER_INVOICES_TENANT_TABLES: TenantTable[] = [
+export const SUPPLIER_INVOICES_TENANT_TABLES: TenantTableV1[] = [
   'supplier_invoices',
   { table: 'supplier_invoice_lines', parent: { table: 'supplier_invoices', column: 'invoice_id', parentColumn: 'internal_id' } },
   'supplier_invoice_number_counters',
@@ -18,10 +18,10 @@ export class EnableRowLevelSecurity1764500000000 implements MigrationInterface {
   name = 'EnableRowLevelSecurity1764500000000';
 
   up(q: QueryRunner): Promise<void> {
-    return enableTenantIsolation(q, SUPPLIER_INVOICES_TENANT_TABLES);
+    return enableTenantIsolationV1(q, SUPPLIER_INVOICES_TENANT_TABLES);
   }
 
   down(q: QueryRunner): Promise<void> {
-    return disableTenantIsolation(q, SUPPLIER_INVOICES_TENANT_TABLES);
+    return disableTenantIsolationV1(q, SUPPLIER_INVOICES_TENANT_TABLES);
   }
 }

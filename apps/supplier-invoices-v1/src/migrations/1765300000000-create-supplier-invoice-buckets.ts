@@ -1,10 +1,10 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
-import { type CountCellTable, createCountCells, dropCountCells, protectTenantTables, type TenantTable } from '@erp/database';
+import { type CountCellTableV1, createCountCellsV1, dropCountCellsV1, protectTenantTablesV1, type TenantTableV1 } from '@erp/database';
 
 /** The count cells hold one company's data: row-level security like every tenant table. */
-export const SUPPLIER_INVOICE_BUCKET_TENANT_TABLES: TenantTable[] = ['supplier_invoice_buckets'];
+export const SUPPLIER_INVOICE_BUCKET_TENANT_TABLES: TenantTableV1[] = ['supplier_invoice_buckets'];
 
-const CELLS: CountCellTable[] = [
+const CELLS: CountCellTableV1[] = [
   {
     name: 'supplier_invoice_buckets',
     columns: [['status', 'varchar(20)'], ['document_type', 'varchar(20)'], ['id_bucket', 'bigint'], ['modified_bucket', 'integer']],
@@ -35,12 +35,12 @@ export class CreateSupplierInvoiceBuckets1765300000000 implements MigrationInter
     await q.query(`
       CREATE FUNCTION supplier_invoice_time_bucket(at timestamptz) RETURNS integer LANGUAGE sql IMMUTABLE PARALLEL SAFE
       AS $$ SELECT (floor(extract(epoch FROM at))::bigint >> 21)::integer $$`);
-    await createCountCells(q, 'supplier_invoices', 'supplier_invoice_buckets', CELLS);
-    await protectTenantTables(q, SUPPLIER_INVOICE_BUCKET_TENANT_TABLES);
+    await createCountCellsV1(q, 'supplier_invoices', 'supplier_invoice_buckets', CELLS);
+    await protectTenantTablesV1(q, SUPPLIER_INVOICE_BUCKET_TENANT_TABLES);
   }
 
   async down(q: QueryRunner): Promise<void> {
-    await dropCountCells(q, 'supplier_invoices', 'supplier_invoice_buckets', CELLS);
+    await dropCountCellsV1(q, 'supplier_invoices', 'supplier_invoice_buckets', CELLS);
     await q.query(`DROP FUNCTION supplier_invoice_time_bucket(timestamptz)`);
   }
 }

@@ -1,4 +1,4 @@
-import { swapIndexConcurrently } from '@erp/database';
+import { swapIndexConcurrentlyV1 } from '@erp/database';
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /** One list index: its name, the definition it had before and the covering one. */
@@ -28,7 +28,7 @@ const INDEXES: CoveredIndex[] = [
  * Outside a transaction, CONCURRENTLY: a plain DROP INDEX / CREATE INDEX would lock
  * supplier_invoices against reads and writes for five index builds over every company's rows, an
  * outage at deploy time. Each index is built under a new name, then swapped in
- * (`swapIndexConcurrently`, which also resumes a run that stopped half-way).
+ * (`swapIndexConcurrentlyV1`, which also resumes a run that stopped half-way).
  * To revert it, undo with `transaction: 'none'`: TypeORM's undo ignores a migration's own
  * `transaction = false`.
  */
@@ -37,10 +37,10 @@ export class CoverSupplierInvoiceListIndexes1765300000001 implements MigrationIn
   transaction = false;
 
   async up(q: QueryRunner): Promise<void> {
-    for (const index of INDEXES) await swapIndexConcurrently(q, 'supplier_invoices', index.name, index.covering);
+    for (const index of INDEXES) await swapIndexConcurrentlyV1(q, 'supplier_invoices', index.name, index.covering);
   }
 
   async down(q: QueryRunner): Promise<void> {
-    for (const index of [...INDEXES].reverse()) await swapIndexConcurrently(q, 'supplier_invoices', index.name, index.plain);
+    for (const index of [...INDEXES].reverse()) await swapIndexConcurrentlyV1(q, 'supplier_invoices', index.name, index.plain);
   }
 }

@@ -1,8 +1,8 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
-import { disableTenantIsolation, enableTenantIsolation, type TenantTable } from '@erp/database';
+import { disableTenantIsolationV1, enableTenantIsolationV1, type TenantTableV1 } from '@erp/database';
 
 /** Every table holding one company's data. */
-export const WEBHOOKS_TENANT_TABLES: TenantTable[] = [
+export const WEBHOOKS_TENANT_TABLES: TenantTableV1[] = [
   'webhook_subscriptions',
   'webhook_events',
   'webhook_deliveries',
@@ -20,10 +20,10 @@ export class EnableRowLevelSecurity1764500000000 implements MigrationInterface {
   name = 'EnableRowLevelSecurity1764500000000';
 
   up(q: QueryRunner): Promise<void> {
-    return enableTenantIsolation(q, WEBHOOKS_TENANT_TABLES);
+    return enableTenantIsolationV1(q, WEBHOOKS_TENANT_TABLES);
   }
 
   down(q: QueryRunner): Promise<void> {
-    return disableTenantIsolation(q, WEBHOOKS_TENANT_TABLES);
+    return disableTenantIsolationV1(q, WEBHOOKS_TENANT_TABLES);
   }
 }

@@ -5,7 +5,7 @@ import type { QueryRunner } from 'typeorm';
 
 import { testServerUrl } from '../test-support/scratch-database';
 import { COMPANY_SETTING, tenantRoleName } from '../tenancy/tenant-role';
-import { enableTenantIsolation } from '../tenancy/tenant-isolation.migration';
+import { enableTenantIsolationV1 } from '../migrations/history/tenant-isolation.v1';
 import { cloneDatabase, dropDatabase, ensureTemplateDatabase } from './database-admin';
 import { databaseUrlFor } from './database-url';
 
@@ -24,9 +24,9 @@ async function migrateLikeAService(url: string): Promise<void> {
   await withClient(url, async (client) => {
     await client.query(`CREATE TABLE migrations (id serial PRIMARY KEY)`);
     await client.query(`CREATE TABLE notes (id serial PRIMARY KEY, company_id text NOT NULL, body text NOT NULL)`);
-    // enableTenantIsolation only calls query(); a pg client answers it as a QueryRunner would.
+    // enableTenantIsolationV1 only calls query(); a pg client answers it as a QueryRunner would.
     const runner = { query: async (sql: string) => (await client.query(sql)).rows } as unknown as QueryRunner;
-    await enableTenantIsolation(runner, ['notes']);
+    await enableTenantIsolationV1(runner, ['notes']);
     await client.query(`INSERT INTO notes (company_id, body) VALUES ('A', 'a1'), ('A', 'a2'), ('B', 'b1')`);
   });
 }

@@ -11,12 +11,8 @@ import { DatabaseModule } from '../nest/database.module';
 import { queryRows } from '../sql/query-rows';
 import { createScratchDatabase } from '../test-support/scratch-database';
 import { verifyTenantBinding } from './tenant-binding';
-import {
-  disableTenantIsolation,
-  enableTenantIsolation,
-  type TenantTable,
-  unprotectedTenantTables,
-} from './tenant-isolation.migration';
+import { disableTenantIsolationV1, enableTenantIsolationV1 } from '../migrations/history/tenant-isolation.v1';
+import { type TenantTable, unprotectedTenantTables } from './tenant-tables';
 import { tenantRoleName } from './tenant-role';
 import { runAsCompany, runAsService } from './tenant-scope';
 
@@ -40,10 +36,10 @@ class CreateThings1700000000101 implements MigrationInterface {
 class EnableThingsRls1700000000102 implements MigrationInterface {
   name = 'EnableThingsRls1700000000102';
   up(q: QueryRunner): Promise<void> {
-    return enableTenantIsolation(q, TABLES);
+    return enableTenantIsolationV1(q, TABLES);
   }
   down(q: QueryRunner): Promise<void> {
-    return disableTenantIsolation(q, TABLES);
+    return disableTenantIsolationV1(q, TABLES);
   }
 }
 
@@ -196,26 +192,58 @@ describe('row-level security per company (libs/database tenancy)', () => {
     expect(await db.query(`SELECT count(DISTINCT company_id)::int AS n FROM things`)).toEqual([{ n: 2 }]);
   });
 
-  it('sends the binding with BEGIN: a transaction costs no extra round trip, a lone statement gets a transaction of its own', async () => {
+  it('costs no round trip for the binding: it goes with BEGIN, or with a lone statement in the same exchange', async () => {
     // Counts what reaches the wire: the scoped client sends through pg's own Client#query.
     const sent = jest.spyOn(pg.Client.prototype, 'query');
+    const wire = () => sent.mock.calls.map(([query]) => (typeof query === 'string' ? query : ((query as unknown as object | undefined)?.constructor?.name ?? typeof query)));
     try {
       await runAsCompany('A', () => db.transaction(async (tx) => {
         await tx.query(`SELECT count(*) FROM things`);
         await tx.query(`SELECT count(*) FROM thing_parts`);
       }));
-      const texts = sent.mock.calls.map(([query]) => String(query));
       // START TRANSACTION + settings in one message, two statements, COMMIT: as many as without binding.
-      expect(texts).toHaveLength(4);
-      expect(texts[0]).toMatch(/^START TRANSACTION;\s*SELECT set_config\('statement_timeout'.*set_config\('role'.*set_config\('app\.company_id', 'A', true\)/s);
-      expect(texts[3]).toBe('COMMIT');
+      expect(wire()).toHaveLength(4);
+      expect(wire()[0]).toMatch(/^START TRANSACTION;\s*SELECT set_config\('statement_timeout'.*set_config\('role'.*set_config\('app\.company_id', 'A', true\)/s);
+      expect(wire()[3]).toBe('COMMIT');
 
+      // A lone statement without parameters: settings and statement in one simple-query message.
       sent.mockClear();
-      await runAsCompany('B', () => db.query(`SELECT count(*) FROM things`));
-      expect(sent.mock.calls.map(([query]) => String(query).split(';')[0])).toEqual(['BEGIN', 'SELECT count(*) FROM things', 'COMMIT']);
+      expect(await runAsCompany('B', () => db.query(`SELECT count(*)::int AS n FROM things`))).toEqual([{ n: 3 }]);
+      expect(sent.mock.calls).toHaveLength(1);
+      expect(String(sent.mock.calls[0]![0] && (sent.mock.calls[0]![0] as { text?: string }).text)).toMatch(/set_config\('app\.company_id', 'B', true\);\s*SELECT count/s);
+
+      // With parameters: one extended-protocol exchange (settings' Parse/Bind/Execute, then the statement's).
+      sent.mockClear();
+      expect(await runAsCompany('B', () => db.query(`SELECT count(*)::int AS n FROM things WHERE name <> $1`, ['b1']))).toEqual([{ n: 2 }]);
+      expect(wire()).toEqual(['WithTransactionSettings']);
     } finally {
       sent.mockRestore();
     }
+  });
+
+  it('runs a lone statement with its timeout, and leaves nothing set on the session after it', async () => {
+    const [row] = await runAsCompany('A', () =>
+      db.query<Array<{ timeout: string; company: string }>>(`SELECT current_setting('statement_timeout') AS timeout, current_setting('app.company_id', true) AS company, $1::text AS x`, ['x']),
+    );
+    expect(row).toMatchObject({ timeout: '30s', company: 'A' });
+    const runner = db.createQueryRunner();
+    try {
+      const client = (await runner.connect()) as PoolClient;
+      // Straight on the session (pg's own query, bypassing the binding): back to its defaults.
+      const plainQuery = pg.Client.prototype.query as unknown as (this: PoolClient, text: string) => Promise<{ rows: unknown[] }>;
+      const { rows } = await plainQuery.call(client, `SELECT current_setting('app.company_id', true) AS company, current_user AS role`);
+      expect(rows).toEqual([{ company: '', role: expect.not.stringContaining('_app') }]);
+    } finally {
+      await runner.release();
+    }
+  });
+
+  it('rolls a failed lone statement back with its settings, and the connection goes on', async () => {
+    await runAsCompany('A', async () => {
+      await expect(db.query(`INSERT INTO things (company_id, name) VALUES ($1, 'planted')`, ['B'])).rejects.toMatchObject({ code: '42501' });
+      await expect(db.query(`SELECT no_such_column FROM things`)).rejects.toMatchObject({ code: '42703' });
+      expect(await db.query(`SELECT count(*)::int AS n FROM things`)).toEqual([{ n: 2 }]);
+    });
   });
 
   it('answers right on a connection whose session others change or reset between transactions (a transaction-mode pooler)', async () => {

@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { queryRows } from '../sql/query-rows';
-import type { TenantTable } from './tenant-isolation.migration';
+import type { TenantTable } from './tenant-tables';
 import { runAsCompany, runAsService } from './tenant-scope';
 
 /** What the statements a buggy handler could run (no company filter) did, in `own`'s scope. */

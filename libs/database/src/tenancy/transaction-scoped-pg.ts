@@ -1,6 +1,7 @@
 import pg, { type QueryConfig, type QueryResult } from 'pg';
 import { currentTenantScope } from './tenant-scope';
 import { COMPANY_SETTING } from './tenant-role';
+import { WithTransactionSettings } from './with-transaction-settings';
 
 /** What every transaction of a service's pool sets as its first statement. */
 export interface TransactionSettings {
@@ -46,9 +47,11 @@ type QueryCallback = (error: Error | null, result?: QueryResult) => void;
  *   its company (`app.company_id`) from the tenant scope of the async call chain that opens it
  *   (`runAsCompany` / `runAsService`). It travels in the same message as the `BEGIN` (a simple-query
  *   message of two statements), so it costs no round trip.
- * - A statement sent outside a transaction gets one of its own (`BEGIN` + settings, the statement,
- *   `COMMIT`): no statement ever runs unbound or without its timeout. That is two round trips
- *   more than a bare statement; transactions cost nothing extra (BENCHMARKS.md).
+ * - A statement sent outside a transaction runs with the same settings, sent before it in the same
+ *   round trip: with it in one simple-query message (an implicit transaction block) when it has no
+ *   parameters, else in one extended-protocol exchange (with-transaction-settings.ts) whose Sync
+ *   ends both. No statement ever runs unbound or without its timeout, and none costs a round trip
+ *   more than before (BENCHMARKS.md, "Transaction-scoped binding").
  * - A cursor (pg-query-stream) must be opened inside a transaction; outside one it is refused.
  * - Nothing is set at connection start (no startup parameters: PgBouncer refuses unknown ones,
  *   and a session setting would leak to whoever gets the server session next).
@@ -119,17 +122,31 @@ export function transactionScopedClient(settings: TransactionSettings): typeof p
         if (currentTenantScope().kind === 'company') throw new Error('a statement that cannot run in a transaction is refused in a company scope');
         return super.query(query, values);
       }
-      await this.open('BEGIN');
-      try {
-        const result = await super.query(query, values);
-        await super.query('COMMIT');
-        return result;
-      } catch (error) {
-        await super.query('ROLLBACK').catch(() => undefined);
-        throw error;
-      } finally {
-        this.transactionOpen = false;
+      return this.standalone(query, values);
+    }
+
+    /**
+     * A statement outside any transaction, with its transaction's settings in the same round trip:
+     * without parameters, one simple-query message of both (an implicit transaction block); with
+     * parameters, one extended-protocol exchange (WithTransactionSettings).
+     */
+    private async standalone(query: string | QueryConfig, values?: unknown[]): Promise<QueryResult> {
+      const settings = this.settingsStatement();
+      if (!values || values.length === 0) {
+        const config = typeof query === 'string' ? { text: query } : query;
+        const results = (await super.query({ ...config, text: `${settings};\n${config.text}` })) as unknown as QueryResult[];
+        const own = results.slice(1);
+        return (own.length === 1 ? own[0] : own) as QueryResult;
       }
+      return new Promise<QueryResult>((resolve, reject) => {
+        const config = typeof query === 'string' ? { text: query } : query;
+        // `queryMode: 'extended'` (pg's QueryConfig, absent from @types/pg): the settings' messages precede it.
+        const extended = { ...config, values, queryMode: 'extended' } as QueryConfig;
+        const statement = new pg.Query(extended, undefined, (error: Error | undefined, result: QueryResult) =>
+          error ? reject(error) : resolve(result),
+        );
+        super.query(new WithTransactionSettings(settings, statement));
+      });
     }
 
     /** Sends the opening statement and the transaction's settings in one message. */

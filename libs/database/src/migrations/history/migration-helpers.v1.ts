@@ -1,6 +1,8 @@
 import type { QueryRunner } from 'typeorm';
 
-// Applied migrations call these: change them only in ways that leave what they create the same.
+// HISTORY: applied migrations ran this code. It never changes (tools/workspace-rules checks its
+// hash, with every migration's); a migration that needs other SQL gets a new version beside it.
+// Kept as it was before 56c2d9e, which changed what two applied migrations create.
 
 /**
  * Replaces index `name` on `table` by one with `definition`, CONCURRENTLY: built under a new name,
@@ -10,7 +12,7 @@ import type { QueryRunner } from 'typeorm';
  * which is dropped and built again; a run that stopped after dropping the old index leaves only the
  * valid new one, which is renamed.
  */
-export async function swapIndexConcurrently(q: QueryRunner, table: string, name: string, definition: string): Promise<void> {
+export async function swapIndexConcurrentlyV1(q: QueryRunner, table: string, name: string, definition: string): Promise<void> {
   const next = `${name}_next`;
   const [state] = (await q.query(
     `SELECT to_regclass($1) IS NOT NULL AS current,
@@ -28,7 +30,7 @@ export async function swapIndexConcurrently(q: QueryRunner, table: string, name:
 }
 
 /** One table of counts: its name, its key columns after `company_id`, and how a source row maps to them. */
-export interface CountCellTable {
+export interface CountCellTableV1 {
   name: string;
   /** `[column, type]` of each key column after company_id, in key order. */
   columns: Array<[string, string]>;
@@ -36,19 +38,19 @@ export interface CountCellTable {
   cell: string;
 }
 
-const keyColumns = (table: CountCellTable) => table.columns.map(([name]) => name).join(', ');
+const keyColumns = (table: CountCellTableV1) => table.columns.map(([name]) => name).join(', ');
 
 /**
  * Count tables kept exact by statement triggers on `source` (the list cells of supplier invoices
  * and sales orders): each table, `<prefix>_apply()` and `<prefix>_clear()`, the triggers
- * (createCountTriggers), and a backfill from the rows already there. The deltas of a statement
+ * (createCountTriggersV1), and a backfill from the rows already there. The deltas of a statement
  * (plus for new rows, minus for old ones; an update whose cell stays the same cancels out) are
  * grouped and applied in key order, so that concurrent writers lock cells in one order; a delete's
  * cells always exist, so one upsert serves all. In the migration's transaction the first CREATE
  * TRIGGER locks `source` against writes until it commits: no row is both missed by the backfill
  * and written without its trigger.
  */
-export async function createCountCells(q: QueryRunner, source: string, prefix: string, tables: CountCellTable[]): Promise<void> {
+export async function createCountCellsV1(q: QueryRunner, source: string, prefix: string, tables: CountCellTableV1[]): Promise<void> {
   for (const table of tables) {
     await q.query(`
       CREATE TABLE ${table.name} (
@@ -58,7 +60,7 @@ export async function createCountCells(q: QueryRunner, source: string, prefix: s
         PRIMARY KEY (company_id, ${keyColumns(table)})
       )`);
   }
-  const apply = (table: CountCellTable, deltas: (cell: string) => string) => `
+  const apply = (table: CountCellTableV1, deltas: (cell: string) => string) => `
       INSERT INTO ${table.name} AS b (company_id, ${keyColumns(table)}, row_count)
       SELECT company_id, ${keyColumns(table)}, sum(delta) FROM (${deltas(`company_id, ${table.cell}`)}) deltas (company_id, ${keyColumns(table)}, delta)
       GROUP BY company_id, ${keyColumns(table)} HAVING sum(delta) <> 0 ORDER BY company_id, ${keyColumns(table)}
@@ -76,7 +78,13 @@ export async function createCountCells(q: QueryRunner, source: string, prefix: s
       END IF;
       RETURN NULL;
     END $$`);
-  await createCountTriggers(q, source, prefix, `${prefix}_apply`, tables.map((t) => t.name));
+  await q.query(`
+    CREATE FUNCTION ${prefix}_clear() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      TRUNCATE ${tables.map((t) => t.name).join(', ')};
+      RETURN NULL;
+    END $$`);
+  await createCountTriggersV1(q, source, prefix, `${prefix}_apply`, `${prefix}_clear`);
   for (const table of tables) {
     await q.query(`
       INSERT INTO ${table.name} (company_id, ${keyColumns(table)}, row_count)
@@ -84,9 +92,10 @@ export async function createCountCells(q: QueryRunner, source: string, prefix: s
   }
 }
 
-/** Undoes createCountCells. */
-export async function dropCountCells(q: QueryRunner, source: string, prefix: string, tables: CountCellTable[]): Promise<void> {
-  await dropCountTriggers(q, source, prefix);
+/** Undoes createCountCellsV1. */
+export async function dropCountCellsV1(q: QueryRunner, source: string, prefix: string, tables: CountCellTableV1[]): Promise<void> {
+  await dropCountTriggersV1(q, source, prefix);
+  await q.query(`DROP FUNCTION ${prefix}_clear()`);
   await q.query(`DROP FUNCTION ${prefix}_apply()`);
   for (const table of [...tables].reverse()) await q.query(`DROP TABLE ${table.name}`);
 }
@@ -94,16 +103,9 @@ export async function dropCountCells(q: QueryRunner, source: string, prefix: str
 /**
  * Statement triggers `<prefix>_insert|_update|_delete` on `table` calling `apply()` with transition
  * tables `new_rows` / `old_rows` (kept counts: one grouped change per statement, whatever its size),
- * and `<prefix>_truncate` calling `<prefix>_clear()`, created here, which truncates `cleared` (what
- * `apply()` keeps) with the table.
+ * and `<prefix>_truncate` calling `clear()`.
  */
-export async function createCountTriggers(q: QueryRunner, table: string, prefix: string, apply: string, cleared: string[]): Promise<void> {
-  await q.query(`
-    CREATE FUNCTION ${prefix}_clear() RETURNS trigger LANGUAGE plpgsql AS $$
-    BEGIN
-      TRUNCATE ${cleared.join(', ')};
-      RETURN NULL;
-    END $$`);
+export async function createCountTriggersV1(q: QueryRunner, table: string, prefix: string, apply: string, clear: string): Promise<void> {
   await q.query(`
     CREATE TRIGGER ${prefix}_insert AFTER INSERT ON ${table}
     REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION ${apply}()`);
@@ -113,11 +115,10 @@ export async function createCountTriggers(q: QueryRunner, table: string, prefix:
   await q.query(`
     CREATE TRIGGER ${prefix}_delete AFTER DELETE ON ${table}
     REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION ${apply}()`);
-  await q.query(`CREATE TRIGGER ${prefix}_truncate AFTER TRUNCATE ON ${table} FOR EACH STATEMENT EXECUTE FUNCTION ${prefix}_clear()`);
+  await q.query(`CREATE TRIGGER ${prefix}_truncate AFTER TRUNCATE ON ${table} FOR EACH STATEMENT EXECUTE FUNCTION ${clear}()`);
 }
 
-/** Undoes createCountTriggers (its clear function included). */
-export async function dropCountTriggers(q: QueryRunner, table: string, prefix: string): Promise<void> {
+/** Undoes createCountTriggersV1. */
+export async function dropCountTriggersV1(q: QueryRunner, table: string, prefix: string): Promise<void> {
   for (const event of ['truncate', 'delete', 'update', 'insert']) await q.query(`DROP TRIGGER ${prefix}_${event} ON ${table}`);
-  await q.query(`DROP FUNCTION ${prefix}_clear()`);
 }

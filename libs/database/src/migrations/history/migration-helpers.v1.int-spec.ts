@@ -1,13 +1,13 @@
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 
-import { createScratchDatabase } from '../test-support/scratch-database';
-import { createCountCells, dropCountCells, swapIndexConcurrently } from './migration-helpers';
+import { createScratchDatabase } from '../../test-support/scratch-database';
+import { createCountCellsV1, dropCountCellsV1, swapIndexConcurrentlyV1 } from './migration-helpers.v1';
 
 const PLAIN = '(company_id, internal_id)';
 const COVERING = '(company_id, internal_id) INCLUDE (status)';
 
-describe('swapIndexConcurrently', () => {
+describe('swapIndexConcurrentlyV1', () => {
   let db: Awaited<ReturnType<typeof createScratchDatabase>>;
   let sql: Client;
   let source: DataSource;
@@ -43,7 +43,7 @@ describe('swapIndexConcurrently', () => {
   async function swap(definition: string): Promise<void> {
     const runner = source.createQueryRunner();
     try {
-      await swapIndexConcurrently(runner, 'items', 'items_list_idx', definition);
+      await swapIndexConcurrentlyV1(runner, 'items', 'items_list_idx', definition);
     } finally {
       await runner.release();
     }
@@ -72,7 +72,7 @@ describe('swapIndexConcurrently', () => {
   });
 });
 
-describe('createCountCells / dropCountCells', () => {
+describe('createCountCellsV1 / dropCountCellsV1', () => {
   let db: Awaited<ReturnType<typeof createScratchDatabase>>;
   let sql: Client;
   let source: DataSource;
@@ -112,7 +112,7 @@ describe('createCountCells / dropCountCells', () => {
   }
 
   it('backfills the cells and keeps them exact through inserts, updates, deletes and truncate, and drops it all again', async () => {
-    await run((runner) => createCountCells(runner, 'items', 'item_cells', CELLS));
+    await run((runner) => createCountCellsV1(runner, 'items', 'item_cells', CELLS));
     expect(await wrongCells()).toEqual([]);
     await sql.query(`INSERT INTO items SELECT i, 'c1', 'Closed' FROM generate_series(101, 180) i`);
     await sql.query(`UPDATE items SET status = 'Hold', company_id = 'c2' WHERE internal_id % 7 = 0`);
@@ -120,7 +120,7 @@ describe('createCountCells / dropCountCells', () => {
     expect(await wrongCells()).toEqual([]);
     await sql.query(`TRUNCATE items`);
     expect((await sql.query(`SELECT count(*)::int AS n FROM item_cells`)).rows[0].n).toBe(0);
-    await run((runner) => dropCountCells(runner, 'items', 'item_cells', CELLS));
+    await run((runner) => dropCountCellsV1(runner, 'items', 'item_cells', CELLS));
     const left = await sql.query(
       `SELECT tgname AS name FROM pg_trigger WHERE tgrelid = 'items'::regclass AND NOT tgisinternal
        UNION ALL SELECT proname FROM pg_proc WHERE proname LIKE 'item_cells%' UNION ALL SELECT to_regclass('item_cells')::text WHERE to_regclass('item_cells') IS NOT NULL`,
