@@ -13,6 +13,8 @@ import { CustomerEventsController } from './customers/customer-events.controller
 import { CustomerSnapshotsService } from './customers/customer-snapshots.service';
 import { SALES_ORDERS_ENTITIES, SALES_ORDERS_MIGRATIONS } from './database';
 import { SalesOrderEvents } from './events/sales-order-events';
+import { SalesOrderLinesController } from './sales-orders/sales-order-lines.controller';
+import { SalesOrderViewsController } from './sales-orders/sales-order-views.controller';
 import { SalesOrdersController } from './sales-orders/sales-orders.controller';
 import { SALES_ORDER_PROVIDERS } from './sales-orders/sales-order.providers';
 
@@ -39,7 +41,7 @@ export class SalesOrdersAppModule {
         MessagingModule.forRoot(messagingOptionsFrom(config, { clientId: SERVICE_NAME })),
         InventoryModule,
       ],
-      controllers: [SalesOrdersController, CustomerEventsController],
+      controllers: [SalesOrdersController, SalesOrderLinesController, SalesOrderViewsController, CustomerEventsController],
       providers: [...SALES_ORDER_PROVIDERS, CustomerSnapshotsService, SalesOrderEvents],
     };
   }
