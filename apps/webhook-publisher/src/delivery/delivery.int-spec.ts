@@ -75,7 +75,8 @@ describe('webhook delivery (events through Kafka, real HTTP receivers)', () => {
   });
 
   it('delivers a published SALESORDER_UPDATED signed per Standard Webhooks and with x-vwd-signature-v1 over the raw body', async () => {
-    const r = await receiver();
+    // The receiver takes 150 ms to answer: the recorded latency must include that wait.
+    const r = await receiver(() => ({ status: 204, delayMs: 150 }));
     const { id, secret } = await subscribe(r.url);
     const event = salesOrderEvent(A, '000123', 7);
     await t.publish(event);
@@ -106,7 +107,8 @@ describe('webhook delivery (events through Kafka, real HTTP receivers)', () => {
     await eventually(async () => (await attemptsOf(id)).length === 1);
     const [attempt] = await attemptsOf(id);
     expect(attempt).toMatchObject({ webhookId: event.id, attempt: 1, status: 'delivered', responseCode: 204 });
-    expect(attempt.latencyMs).toBeGreaterThanOrEqual(0);
+    expect(attempt.latencyMs).toBeGreaterThanOrEqual(150);
+    expect(attempt.latencyMs).toBeLessThan(10_000);
   });
 
   it('retries a receiver that fails twice with the same webhook-id and logs all three attempts', async () => {

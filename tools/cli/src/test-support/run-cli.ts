@@ -11,9 +11,18 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Environment for a run: ours, minus any ERP_* of the developer's shell, plus the test's. */
+/**
+ * Variables of the runner's environment that change what the CLI prints. Nx sets FORCE_COLOR for
+ * its tasks, and with both it and NO_COLOR set Node warns on stderr (issue 32: `npx nx test cli`
+ * failed 16 tests that `npm test` passed). A test that wants colour sets them itself.
+ */
+const RUNNER_COLOUR_VARIABLES = new Set(['FORCE_COLOR', 'NO_COLOR', 'NODE_DISABLE_COLORS', 'CLICOLOR', 'CLICOLOR_FORCE']);
+
+/** Environment for a run: ours, minus any ERP_* of the developer's shell and the runner's colour settings, plus the test's. */
 function cliEnv(env: Record<string, string>): NodeJS.ProcessEnv {
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('ERP_') || key === 'ERP_DATA_DIR'));
+  const clean = Object.fromEntries(
+    Object.entries(process.env).filter(([key]) => (!key.startsWith('ERP_') || key === 'ERP_DATA_DIR') && !RUNNER_COLOUR_VARIABLES.has(key)),
+  );
   return { ...clean, NO_COLOR: '1', ...env };
 }
 
