@@ -1,6 +1,14 @@
-import { isRangeOperator, pageParameters, timeBucketedCountsSql, type TimeBucketCells, type TimeRange, type V1DateTimeFilter } from '@erp/paging';
+import {
+  bucketSeekPageSql,
+  isRangeOperator,
+  pageParameters,
+  timeBucketedCountsSql,
+  type TimeBucketCells,
+  type TimeRange,
+  type V1DateTimeFilter,
+} from '@erp/paging';
 import type { CustomerListQuery } from './customer-list.query';
-import { bucketSeekPageSql, CUSTOMER_JSON, customersList, type SqlQuery } from './customers.queries';
+import { CUSTOMER_JSON, customersList, type SqlQuery } from './customers.queries';
 
 /**
  * Width of a time bucket of `customer_time_buckets`, as a shift of epoch seconds (2^21 s, about
@@ -62,7 +70,7 @@ export function customerTimeBucketedPageQuery(companyId: string, query: Customer
   const { values, param } = pageParameters(companyId, query.page);
   const status = query.status === undefined ? '' : ` AND status = ${param(query.status)}`;
   const counts = timeBucketedCountsSql(customersList(json), CUSTOMER_TIME_CELLS, timeRanges(query, param), status, status.replace('status', 'c.status'));
-  return { text: bucketSeekPageSql(counts.perBucket, counts.rowConditions, json), values };
+  return { text: bucketSeekPageSql(customersList(json), counts.perBucket, counts.rowConditions), values };
 }
 
 /**

@@ -1,4 +1,4 @@
-import { type FieldProblem, ValidationFailedError } from '@erp/errors';
+import { type FieldProblem, unknownParameterProblems, ValidationFailedError } from '@erp/errors';
 import { parseV3PagingCollecting } from '@erp/paging';
 import type { CustomerListQuery } from './customer-list.query';
 import { customerCountQuery, type SqlQuery } from './customers.queries';
@@ -103,9 +103,7 @@ const V3_PARAMETERS = new Set(['filter', 'pageSize', 'pageIndex']);
  * the v1 list's query, so both read through the same page SQL.
  */
 export function parseCustomerV3ListQuery(query: Query, maxPageSize: number): CustomerListQuery {
-  const problems: FieldProblem[] = Object.keys(query)
-    .filter((key) => !V3_PARAMETERS.has(key))
-    .map((field) => ({ field, message: 'is not a parameter of this endpoint', code: '0003-UnknownProperty' }));
+  const problems: FieldProblem[] = unknownParameterProblems(query, V3_PARAMETERS);
   const page = parseV3PagingCollecting(query, { defaultPageSize: Math.min(CUSTOMER_V3_DEFAULT_PAGE_SIZE, maxPageSize), maxPageSize }, problems);
   const filter = query.filter;
   if (Array.isArray(filter)) problems.push({ field: 'filter', message: 'must be given once', code: '0002-InvalidValue' });

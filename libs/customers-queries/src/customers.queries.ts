@@ -1,4 +1,4 @@
-import { bucketSeekPageSql as sharedBucketSeekPageSql, type BucketedList } from '@erp/paging';
+import { bucketSeekPageSql, type BucketedList } from '@erp/paging';
 import type { CustomerListQuery } from './customer-list.query';
 
 /**
@@ -115,17 +115,7 @@ export function customerBucketedPageQuery(companyId: string, query: CustomerList
     statusCondition = ` AND status = $4`;
   }
   const perBucket = `SELECT bucket, sum(row_count) FROM customer_list_buckets WHERE company_id = $1${statusCondition} GROUP BY bucket`;
-  return { text: bucketSeekPageSql(perBucket, statusCondition.replace('status', 'c.status'), json), values };
-}
-
-/**
- * The statement of a bucketed page over `customers c` (see `bucketSeekPageSql` of `@erp/paging`):
- * `perBucket` yields (id bucket, row count) rows; `rowConditions` (after the company) select
- * exactly the rows it counts; `json` is the row's rendering (the v1 record by default, the v3
- * view's for `/api/v3/Customers`).
- */
-export function bucketSeekPageSql(perBucket: string, rowConditions: string, json = CUSTOMER_JSON): string {
-  return sharedBucketSeekPageSql(customersList(json), perBucket, rowConditions);
+  return { text: bucketSeekPageSql(customersList(json), perBucket, statusCondition.replace('status', 'c.status')), values };
 }
 
 /** The customers table as a bucketed list. */

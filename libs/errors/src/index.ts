@@ -5,3 +5,4 @@ export * from './render';
 export * from './api-exception.filter';
 export * from './validation';
 export * from './transient-connection-error';
+export * from './unknown-parameters';

@@ -1,4 +1,4 @@
-import { ValidationFailedError } from '@erp/errors';
+import { refuseUnknownParameters, ValidationFailedError } from '@erp/errors';
 import { parseV3DateTime, parseV3Expand, parseV3Paging, type V3PageRequest, type V3PagingOptions } from '@erp/paging';
 import { EXPAND_PARTS, type ExpandPart, ORDER_STATUSES, type OrderStatus, type OrderType } from './order-model';
 
@@ -25,16 +25,6 @@ export interface SalesOrderListQuery {
 }
 
 const LIST_PARAMETERS = new Set(['pageSize', 'pageIndex', 'customerId', 'status', 'modifiedSince', 'filter', 'orderBy', 'expand']);
-
-/** Refuses parameters the endpoint does not know: a misspelt filter must not silently return everything. */
-export function refuseUnknownParameters(query: Query, known: ReadonlySet<string>): void {
-  const unknown = Object.keys(query).filter((key) => !known.has(key));
-  if (unknown.length > 0) {
-    throw new ValidationFailedError(
-      unknown.map((field) => ({ field, message: 'is not a parameter of this endpoint', code: '0003-UnknownProperty' })),
-    );
-  }
-}
 
 function single(query: Query, name: string, maxLength: number): string | undefined {
   const value = query[name];

@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { pipeline, Readable } from 'node:stream';
 import { CompanyId } from '@erp/auth';
 import { AttachmentCreated } from '@erp/contracts';
-import { ApiError, NotFoundError, ValidationFailedError } from '@erp/errors';
+import { ApiError, NotFoundError, refuseUnknownParameters, ValidationFailedError } from '@erp/errors';
 import { Base64Encoder, base64Length } from './base64-encoder';
 import { negotiateAttachmentRepresentation } from './content-negotiation';
 import { contentDisposition } from './file-name';
@@ -17,15 +17,6 @@ type QueryParams = Record<string, string | string[] | undefined>;
 
 const OBJECT_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-function refuseUnknownParameters(query: QueryParams, known: string[]): void {
-  const unknown = Object.keys(query).filter((key) => !known.includes(key));
-  if (unknown.length > 0) {
-    throw new ValidationFailedError(
-      unknown.map((field) => ({ field, message: 'is not a parameter of this endpoint', code: '0003-UnknownProperty' })),
-    );
-  }
-}
 
 function readRevision(query: QueryParams): number | undefined {
   const value = query.revision;

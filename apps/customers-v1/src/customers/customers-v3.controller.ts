@@ -2,7 +2,7 @@ import { Controller, Get, Header, Param, Query, Req } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { ApplicationTypeNotRequired, CompanyId } from '@erp/auth';
-import { NotFoundError, ValidationFailedError } from '@erp/errors';
+import { NotFoundError, refuseUnknownParameters } from '@erp/errors';
 import { ApiAuthenticated, ApiErrors, ApiJsonResponse, ApiV3Paging, ref } from '@erp/openapi';
 import { CUSTOMER_V3_DEFAULT_PAGE_SIZE } from '@erp/customers-queries';
 import { ListCustomerLocations } from './use-cases/list-customer-locations.use-case';
@@ -56,10 +56,7 @@ export class CustomersV3Controller {
     @Param('customerId') customerId: string,
     @Query() query: Record<string, unknown>,
   ): Promise<string> {
-    const unknown = Object.keys(query);
-    if (unknown.length > 0) {
-      throw new ValidationFailedError(unknown.map((field) => ({ field, message: 'is not a parameter of this endpoint', code: '0003-UnknownProperty' })));
-    }
+    refuseUnknownParameters(query, []);
     if (!NUMBER_IN_PATH.test(customerId)) throw new NotFoundError(`Customer ${customerId.slice(0, 40)}`);
     return this.listLocations.execute(companyId, customerId);
   }

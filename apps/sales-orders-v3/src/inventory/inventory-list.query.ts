@@ -1,4 +1,4 @@
-import { DETAIL_CODES, type FieldProblem, ValidationFailedError } from '@erp/errors';
+import { DETAIL_CODES, type FieldProblem, unknownParameterProblem, ValidationFailedError } from '@erp/errors';
 import { parseV3DateTime, parseV3Expand, parseV3PagingCollecting, type V3PageRequest } from '@erp/paging';
 import { INVENTORY_CODE } from './dto/put-inventory-item.dto';
 
@@ -36,7 +36,7 @@ function canonical(query: Query, problems: FieldProblem[]): Query {
   for (const [key, value] of Object.entries(query)) {
     const name = BY_LOWER_CASE.get(key.toLowerCase());
     if (!name) {
-      problems.push({ field: key, message: 'is not a parameter of this endpoint', code: DETAIL_CODES.unknownProperty });
+      problems.push(unknownParameterProblem(key));
       continue;
     }
     if (value !== undefined) (result[name] ??= []).push(...(Array.isArray(value) ? value : [value]));

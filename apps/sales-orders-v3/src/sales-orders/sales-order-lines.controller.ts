@@ -1,3 +1,4 @@
+import { refuseUnknownParameters } from '@erp/errors';
 import { Body, Controller, Delete, Get, Header, HttpCode, Param, Patch, Post, Query, Req } from '@nestjs/common';
 import { ApiBody, ApiOperation, ApiParam, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
@@ -5,7 +6,7 @@ import type { Readable } from 'node:stream';
 import { CompanyId } from '@erp/auth';
 import { IfMatch, type IfMatchCondition, Versioned, versioned, type VersionedBody } from '@erp/etag';
 import { ApiAuthenticated, ApiErrors, ApiIfMatch, ApiJsonResponse, ApiV3Paging, ETAG_HEADER, ref } from '@erp/openapi';
-import { orderLink, refuseUnknownParameters } from '@erp/sales-orders-queries';
+import { orderLink } from '@erp/sales-orders-queries';
 import { AddSalesOrderLinesDto, PatchSalesOrderLinesDto } from './dto/sales-order-lines.dto';
 import { MAX_DELETE_LINE_IDS } from './rules/line-operation-rules';
 import { lineIdOf, listRequest, orderKey } from './sales-order-paths';

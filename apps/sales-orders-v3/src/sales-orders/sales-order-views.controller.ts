@@ -1,8 +1,8 @@
+import { refuseUnknownParameters } from '@erp/errors';
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CompanyId } from '@erp/auth';
 import { ApiAuthenticated } from '@erp/openapi';
-import { refuseUnknownParameters } from '@erp/sales-orders-queries';
 import type { OrderView } from './repository/sales-order-views.repository';
 import { orderKey } from './sales-order-paths';
 import { ApiOrderView, type QueryParams } from './sales-orders.api';

@@ -1,3 +1,4 @@
+import { refuseUnknownParameters } from '@erp/errors';
 import { Body, Controller, Delete, Get, Header, HttpCode, Param, Patch, Post, Query, Req } from '@nestjs/common';
 import { ApiBody, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
@@ -6,7 +7,7 @@ import { CompanyId } from '@erp/auth';
 import { IfMatch, type IfMatchCondition, Versioned, versioned, type VersionedBody } from '@erp/etag';
 import { ApiAuthenticated, ApiErrors, ApiExpand, ApiIfMatch, ApiJsonResponse, ETAG_HEADER, LOCATION_HEADER, ref } from '@erp/openapi';
 import { parseV3Expand } from '@erp/paging';
-import { EXPAND_NOTHING, EXPAND_PARTS, orderLink, refuseUnknownParameters } from '@erp/sales-orders-queries';
+import { EXPAND_NOTHING, EXPAND_PARTS, orderLink } from '@erp/sales-orders-queries';
 import { CreateSalesOrderDto } from './dto/create-sales-order.dto';
 import { PatchSalesOrderDto } from './dto/patch-sales-order.dto';
 import { listRequest, listType, orderKey } from './sales-order-paths';

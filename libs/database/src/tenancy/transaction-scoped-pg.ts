@@ -74,7 +74,7 @@ export function transactionScopedPg(settings: DriverSettings): TransactionScoped
 }
 
 /** The pg Client class of `transactionScopedPg`, for a pool or a session of one's own (the outbox relay). */
-export function transactionScopedClient(settings: TransactionSettings): typeof pg.Client {
+export function transactionScopedClient(wanted: TransactionSettings): typeof pg.Client {
   return class TransactionScopedClient extends pg.Client {
     private transactionOpen = false;
 
@@ -164,16 +164,19 @@ export function transactionScopedClient(settings: TransactionSettings): typeof p
     }
 
     private settingsStatement(): string {
-      const scope = currentTenantScope();
-      const role = scope.kind === 'company' && settings.tenantRole ? settings.tenantRole : 'none';
-      const company = scope.kind === 'company' ? scope.companyId : '';
       const set = (name: string, value: string) => `set_config(${this.escapeLiteral(name)}, ${this.escapeLiteral(value)}, true)`;
-      return `SELECT ${[
-        set('statement_timeout', String(settings.statementTimeoutMs)),
-        set('idle_in_transaction_session_timeout', String(settings.idleInTransactionTimeoutMs)),
-        set('role', role),
-        set(COMPANY_SETTING, company),
-      ].join(', ')}`;
+      const settings = [
+        set('statement_timeout', String(wanted.statementTimeoutMs)),
+        set('idle_in_transaction_session_timeout', String(wanted.idleInTransactionTimeoutMs)),
+      ];
+      // Role and company only where row-level security reads them: a service without it has no
+      // `<db>_app` role and no policy, and its statements then cost two settings less.
+      if (wanted.tenantRole) {
+        const scope = currentTenantScope();
+        settings.push(set('role', scope.kind === 'company' ? wanted.tenantRole : 'none'));
+        settings.push(set(COMPANY_SETTING, scope.kind === 'company' ? scope.companyId : ''));
+      }
+      return `SELECT ${settings.join(', ')}`;
     }
   };
 }

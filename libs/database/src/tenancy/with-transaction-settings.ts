@@ -20,12 +20,19 @@ export class WithTransactionSettings {
   ) {}
 
   submit(connection: Connection): void {
-    // (@types/pg still lists the `more` flag these once took; pg 8 ignores it.)
-    connection.parse({ text: this.settings, name: '', types: [] }, true);
-    connection.bind({}, true);
-    connection.execute({}, true);
-    // pg's Query sends its own Parse/Bind/Describe/Execute and the Sync.
-    (this.statement as unknown as { submit(connection: Connection): void }).submit(connection);
+    // One write for all of it, as pg's Query does for its own messages (corks nest).
+    const socket = (connection as unknown as { stream?: { cork?(): void; uncork?(): void } }).stream;
+    socket?.cork?.();
+    try {
+      // (@types/pg still lists the `more` flag these once took; pg 8 ignores it.)
+      connection.parse({ text: this.settings, name: '', types: [] }, true);
+      connection.bind({}, true);
+      connection.execute({}, true);
+      // pg's Query sends its own Parse/Bind/Describe/Execute and the Sync.
+      (this.statement as unknown as { submit(connection: Connection): void }).submit(connection);
+    } finally {
+      socket?.uncork?.();
+    }
   }
 
   handleDataRow(message: unknown): void {

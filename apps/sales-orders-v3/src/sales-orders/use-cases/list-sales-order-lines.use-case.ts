@@ -1,7 +1,8 @@
+import { refuseUnknownParameters } from '@erp/errors';
 import { Injectable } from '@nestjs/common';
 import type { Readable } from 'node:stream';
 import { parseV3Paging } from '@erp/paging';
-import { LINE_LIST_PAGING, type ListRequest, refuseUnknownParameters } from '@erp/sales-orders-queries';
+import { LINE_LIST_PAGING, type ListRequest } from '@erp/sales-orders-queries';
 import { SalesOrderLinesRepository } from '../repository/sales-order-lines.repository';
 import type { OrderKey } from '../repository/sales-orders.repository';
 

@@ -1,4 +1,4 @@
-import { DETAIL_CODES, type FieldProblem, NotFoundError, ValidationFailedError } from '@erp/errors';
+import { DETAIL_CODES, type FieldProblem, NotFoundError, refuseUnknownParameters, ValidationFailedError } from '@erp/errors';
 import { parseV3DateTime, parseV3Paging, type V3PageRequest } from '@erp/paging';
 import { eventTypeProblem, type PublisherName } from '../../publishers/publishers';
 import { checkTargetUrl } from '../../targets/target-policy';
@@ -23,12 +23,7 @@ export function subscriptionId(id: string): string {
 
 /** The page a list asks for; any parameter but the paging ones is a 400. */
 export function pageRequest(query: Query): V3PageRequest {
-  const unknown = Object.keys(query).filter((name) => !PAGING_PARAMETERS.has(name));
-  if (unknown.length > 0) {
-    throw new ValidationFailedError(
-      unknown.map((name) => ({ field: name, message: `unknown query parameter ${name}`, code: DETAIL_CODES.unknownProperty })),
-    );
-  }
+  refuseUnknownParameters(query, PAGING_PARAMETERS);
   return parseV3Paging(query, PAGING);
 }
 
