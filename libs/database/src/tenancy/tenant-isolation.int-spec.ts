@@ -238,6 +238,23 @@ describe('row-level security per company (libs/database tenancy)', () => {
     }
   });
 
+  it('takes a statement in every form pg does: values apart or in a config object, row mode, a callback', async () => {
+    const runner = db.createQueryRunner();
+    try {
+      const client = (await runner.connect()) as PoolClient;
+      await runAsCompany('A', async () => {
+        expect((await client.query({ text: 'SELECT $1::int AS n, current_setting($2, true) AS company', values: [5, 'app.company_id'] })).rows).toEqual([{ n: 5, company: 'A' }]);
+        expect((await client.query({ text: 'SELECT 1 AS a, 2 AS b', rowMode: 'array' })).rows).toEqual([[1, 2]]);
+        const viaCallback = await new Promise((resolve, reject) =>
+          client.query('SELECT count(*)::int AS n FROM things WHERE name = $1', ['a1'], (error, result) => (error ? reject(error) : resolve(result.rows))),
+        );
+        expect(viaCallback).toEqual([{ n: 1 }]);
+      });
+    } finally {
+      await runner.release();
+    }
+  });
+
   it('rolls a failed lone statement back with its settings, and the connection goes on', async () => {
     await runAsCompany('A', async () => {
       await expect(db.query(`INSERT INTO things (company_id, name) VALUES ($1, 'planted')`, ['B'])).rejects.toMatchObject({ code: '42501' });

@@ -97,7 +97,11 @@ export function transactionScopedClient(wanted: TransactionSettings): typeof pg.
         return super.query(query);
       }
       const callback = typeof args[args.length - 1] === 'function' ? (args.pop() as QueryCallback) : undefined;
-      const result = this.run(query as string | QueryConfig, args[1] as unknown[] | undefined);
+      // Values given apart, or inside a config object (`{ text, values }`): one place from here on.
+      const config = typeof query === 'string' ? { text: query } : { ...(query as QueryConfig) };
+      const values = (args[1] as unknown[] | undefined) ?? config.values;
+      delete config.values;
+      const result = this.run(config, values);
       if (!callback) return result;
       result.then(
         (value) => callback(null, value),
