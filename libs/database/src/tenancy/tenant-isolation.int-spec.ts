@@ -195,7 +195,13 @@ describe('row-level security per company (libs/database tenancy)', () => {
   it('costs no round trip for the binding: it goes with BEGIN, or with a lone statement in the same exchange', async () => {
     // Counts what reaches the wire: the scoped client sends through pg's own Client#query.
     const sent = jest.spyOn(pg.Client.prototype, 'query');
-    const wire = () => sent.mock.calls.map(([query]) => (typeof query === 'string' ? query : ((query as unknown as object | undefined)?.constructor?.name ?? typeof query)));
+    const wire = () =>
+      sent.mock.calls.map(([query]) => {
+        const sentQuery = query as unknown as string | { text?: string } | undefined;
+        if (typeof sentQuery === 'string') return sentQuery;
+        // A query config's text, or the Submittable's class (the settings and statement exchange).
+        return sentQuery?.constructor === Object ? String(sentQuery.text) : (sentQuery?.constructor?.name ?? typeof sentQuery);
+      });
     try {
       await runAsCompany('A', () => db.transaction(async (tx) => {
         await tx.query(`SELECT count(*) FROM things`);
@@ -209,8 +215,8 @@ describe('row-level security per company (libs/database tenancy)', () => {
       // A lone statement without parameters: settings and statement in one simple-query message.
       sent.mockClear();
       expect(await runAsCompany('B', () => db.query(`SELECT count(*)::int AS n FROM things`))).toEqual([{ n: 3 }]);
-      expect(sent.mock.calls).toHaveLength(1);
-      expect(String(sent.mock.calls[0]![0] && (sent.mock.calls[0]![0] as { text?: string }).text)).toMatch(/set_config\('app\.company_id', 'B', true\);\s*SELECT count/s);
+      expect(wire()).toHaveLength(1);
+      expect(wire()[0]).toMatch(/set_config\('app\.company_id', 'B', true\);\s*SELECT count/s);
 
       // With parameters: one extended-protocol exchange (settings' Parse/Bind/Execute, then the statement's).
       sent.mockClear();
