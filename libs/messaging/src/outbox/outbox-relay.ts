@@ -112,7 +112,7 @@ const MAX_ERROR_LENGTH = 2_000;
  *
  * - Wakes on the NOTIFY that `Outbox.add` queues (delivered at commit), so publish latency is a
  *   few milliseconds, with a slow poll as fallback (a `BackgroundLoop` of @erp/database, whose
- *   session is also the one that holds the lock).
+ *   session only LISTENs: each round is a transaction on the relay's own connection).
  * - Idempotent producer, acks from all in-sync replicas, one request in flight: a retried send
  *   can neither duplicate nor reorder messages of one partition, and the key
  *   `<companyId>:<aggregateId>` puts each aggregate on one partition.
@@ -185,12 +185,12 @@ export class OutboxRelay {
   /**
    * Stops: lets the current round finish, publishes what is still pending for up to
    * `shutdownFlushTimeoutMs` (rows left over wait for the next start or another replica), then
-   * disconnects from Kafka and ends the session, which releases the lock.
+   * disconnects from Kafka and closes its connection and LISTEN session.
    */
   async stop(): Promise<void> {
     if (!this.loop.running) return;
-    // The loop drains (flush) only once its last round has ended: two rounds at once would send
-    // the same rows twice. Closing its session releases the lock.
+    // The loop drains (flush) only once its last round has ended, so this replica never runs two
+    // rounds at once (the relay lock keeps other replicas' rounds apart).
     await this.loop.stop();
     this.state.active = false;
     await this.disconnectKafka();
