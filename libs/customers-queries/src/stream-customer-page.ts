@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import type { ClientBase } from 'pg';
 import QueryStream from 'pg-query-stream';
+import { endReadTransaction } from '@erp/database';
 import { v1PageChunks } from '@erp/paging';
 import type { CustomerListQuery } from './customer-list.query';
 import { isNameCountedListQuery, nameFragment } from './customer-name-counts.queries';
@@ -55,12 +56,12 @@ export async function streamCustomerPage(
     cursor = (rows as AsyncIterable<{ total: number; json: string }>)[Symbol.asyncIterator]();
     first = await cursor.next();
   } catch (error) {
-    await endRead(client, release);
+    await endReadTransaction(client, release);
     throw error;
   }
   if (first.done) {
     rows.destroy();
-    await endRead(client, release);
+    await endReadTransaction(client, release);
     return undefined;
   }
   if (isNameCountedListQuery(query) && query.name !== undefined) names?.counted(companyId, nameFragment(query.name));
@@ -79,17 +80,7 @@ async function* body(
     yield* v1PageChunks(records(first, cursor), first.total, maxPageSize);
   } finally {
     rows.destroy();
-    await endRead(client, release);
-  }
-}
-
-/** Ends the read-only transaction and gives the connection back (a broken one is discarded). */
-async function endRead(client: ClientBase, release: (error?: Error) => void): Promise<void> {
-  try {
-    await client.query('ROLLBACK');
-    release();
-  } catch (error) {
-    release(error instanceof Error ? error : new Error(String(error)));
+    await endReadTransaction(client, release);
   }
 }
 

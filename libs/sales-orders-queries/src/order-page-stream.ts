@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import type { ClientBase } from 'pg';
 import QueryStream from 'pg-query-stream';
+import { endReadTransaction } from '@erp/database';
 import { v3NextPage, v3PageChunks } from '@erp/paging';
 import type { SalesOrderListQuery } from './sales-order-list.query';
 import { isCellListQuery, orderCellPageQuery, orderPageStartQuery, type OrderPageStart } from './order-list-cells';
@@ -59,7 +60,7 @@ export async function openPageStream(
     const rows = client.query(new QueryStream(page.text, page.values, { batchSize: batchRows }));
     return Readable.from(envelope(client, rows, total, nextPage, release), { objectMode: false });
   } catch (error) {
-    await endRead(client, release);
+    await endReadTransaction(client, release);
     throw error;
   }
 }
@@ -113,16 +114,6 @@ async function* envelope(
     yield* v3PageChunks(jsonColumn(rows), total, nextPage);
   } finally {
     rows.destroy();
-    await endRead(client, release);
-  }
-}
-
-async function endRead(client: ClientBase, release: (error?: Error) => void): Promise<void> {
-  try {
-    await client.query('ROLLBACK');
-    release();
-  } catch (error) {
-    // A broken connection: the pool discards it.
-    release(error instanceof Error ? error : new Error(String(error)));
+    await endReadTransaction(client, release);
   }
 }

@@ -53,8 +53,8 @@ const DEFAULT_RETRY: BackoffOptions = { initialMs: 250, maxMs: 5_000 };
  * jittered backoff when it fails. `stop()` waits for the running step, cancels every timer and
  * closes the session, so nothing is left running (Jest exits by itself).
  *
- * The session is the loop's and is exposed to the step: code that binds state to it (an advisory
- * lock) LISTENs and works on one connection, and loses both at the same moment.
+ * The session is the loop's and is exposed to the step, which should keep no state on it: behind
+ * a transaction-mode pooler only the LISTEN is a session's (see the README's "Background loops").
  */
 export class BackgroundLoop {
   private readonly retry: BackoffOptions;
@@ -75,11 +75,6 @@ export class BackgroundLoop {
   /** True between `start()` and `stop()`. */
   get running(): boolean {
     return this.run !== undefined;
-  }
-
-  /** The open LISTEN session, if any (for reads outside the steps). */
-  currentSession(): Client | undefined {
-    return this.session?.current;
   }
 
   /** Starts the loop in the background; failures are logged and retried, never thrown. */

@@ -1,4 +1,4 @@
-import pg, { type QueryConfig, type QueryResult } from 'pg';
+import pg, { type QueryConfig, type QueryResult, type QueryResultRow } from 'pg';
 import { currentTenantScope } from './tenant-scope';
 import { COMPANY_SETTING } from './tenant-role';
 import { WithTransactionSettings } from './with-transaction-settings';
@@ -88,17 +88,34 @@ export function transactionScopedClient(wanted: TransactionSettings): typeof pg.
       this.on('error', () => undefined);
     }
 
-    // One signature for pg's overloads (text, values, callback; a config object; a cursor).
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    override query(...args: any[]): any {
-      const [query] = args as [unknown];
+    // pg's own overloads (a cursor; text or config with values apart or inside; a callback), then
+    // the one implementation behind them.
+    override query<T extends pg.Submittable>(queryStream: T): T;
+    override query<R extends unknown[] = unknown[], I = unknown[]>(queryConfig: pg.QueryArrayConfig<I>, values?: pg.QueryConfigValues<I>): Promise<pg.QueryArrayResult<R>>;
+    override query<R extends QueryResultRow = QueryResultRow, I = unknown[]>(queryConfig: QueryConfig<I>): Promise<QueryResult<R>>;
+    override query<R extends QueryResultRow = QueryResultRow, I = unknown[]>(
+      queryTextOrConfig: string | QueryConfig<I>,
+      values?: pg.QueryConfigValues<I>,
+    ): Promise<QueryResult<R>>;
+    override query<R extends unknown[] = unknown[], I = unknown[]>(queryConfig: pg.QueryArrayConfig<I>, callback: (err: Error, result: pg.QueryArrayResult<R>) => void): void;
+    override query<R extends QueryResultRow = QueryResultRow, I = unknown[]>(
+      queryTextOrConfig: string | QueryConfig<I>,
+      callback: (err: Error, result: QueryResult<R>) => void,
+    ): void;
+    override query<R extends QueryResultRow = QueryResultRow, I = unknown[]>(
+      queryText: string,
+      values: pg.QueryConfigValues<I>,
+      callback: (err: Error, result: QueryResult<R>) => void,
+    ): void;
+    override query(...args: unknown[]): unknown {
+      const [query] = args;
       if (isSubmittable(query)) {
         if (!this.transactionOpen) throw new Error('a cursor (streamed query) must be opened inside a transaction: BEGIN first');
         return super.query(query);
       }
       const callback = typeof args[args.length - 1] === 'function' ? (args.pop() as QueryCallback) : undefined;
       // Values given apart, or inside a config object (`{ text, values }`): one place from here on.
-      const config = typeof query === 'string' ? { text: query } : { ...(query as QueryConfig) };
+      const config: QueryConfig = typeof query === 'string' ? { text: query } : { ...(query as QueryConfig) };
       const values = (args[1] as unknown[] | undefined) ?? config.values;
       delete config.values;
       const result = this.run(config, values);
@@ -110,8 +127,8 @@ export function transactionScopedClient(wanted: TransactionSettings): typeof pg.
       return undefined;
     }
 
-    private async run(query: string | QueryConfig, values?: unknown[]): Promise<QueryResult> {
-      const text = typeof query === 'string' ? query : query.text;
+    private async run(query: QueryConfig, values?: unknown[]): Promise<QueryResult> {
+      const { text } = query;
       if (OPENS_TRANSACTION.test(text)) return this.open(text, values);
       if (this.transactionOpen) {
         try {
@@ -134,18 +151,16 @@ export function transactionScopedClient(wanted: TransactionSettings): typeof pg.
      * without parameters, one simple-query message of both (an implicit transaction block); with
      * parameters, one extended-protocol exchange (WithTransactionSettings).
      */
-    private async standalone(query: string | QueryConfig, values?: unknown[]): Promise<QueryResult> {
+    private async standalone(query: QueryConfig, values?: unknown[]): Promise<QueryResult> {
       const settings = this.settingsStatement();
       if (!values || values.length === 0) {
-        const config = typeof query === 'string' ? { text: query } : query;
-        const results = (await super.query({ ...config, text: `${settings};\n${config.text}` })) as unknown as QueryResult[];
+        const results = (await super.query({ ...query, text: `${settings};\n${query.text}` })) as unknown as QueryResult[];
         const own = results.slice(1);
         return (own.length === 1 ? own[0] : own) as QueryResult;
       }
       return new Promise<QueryResult>((resolve, reject) => {
-        const config = typeof query === 'string' ? { text: query } : query;
         // `queryMode: 'extended'` (pg's QueryConfig, absent from @types/pg): the settings' messages precede it.
-        const extended = { ...config, values, queryMode: 'extended' } as QueryConfig;
+        const extended = { ...query, values, queryMode: 'extended' } as QueryConfig;
         const statement = new pg.Query(extended, undefined, (error: Error | undefined, result: QueryResult) =>
           error ? reject(error) : resolve(result),
         );
