@@ -27,6 +27,8 @@ export class CustomersAppModule {
           migrations: CUSTOMERS_MIGRATIONS,
           applicationName: 'customers-v1',
           poolSize: config.DATABASE_POOL_SIZE,
+          // Requests run as <db>_app behind the tenant views (RELIABILITY.md "Defence in depth").
+          tenantIsolation: true,
         }),
         // Publishes CUSTOMER_CREATED / CUSTOMER_UPDATED through the outbox; consumes nothing.
         MessagingModule.forRoot(messagingOptionsFrom(config, { clientId: 'customers-v1' })),

@@ -33,6 +33,8 @@ export class SalesOrdersAppModule {
           migrations: SALES_ORDERS_MIGRATIONS,
           applicationName: SERVICE_NAME,
           poolSize: config.DATABASE_POOL_SIZE,
+          // Requests run as <db>_app behind the tenant views (RELIABILITY.md "Defence in depth").
+          tenantIsolation: true,
         }),
         // v3 does not require ipp-application-type (API.md: it is a /v1 rule).
         AuthModule.forRoot(authSettingsFrom(config), { requireApplicationType: false }),

@@ -37,6 +37,7 @@ export {
   protectTenantTablesV1,
   type TenantTableV1,
 } from './migrations/history/tenant-isolation.v1';
+export { disableTenantViewsV1, enableTenantViewsV1, protectTablesByViewsV1 } from './migrations/history/tenant-views.v1';
 export { DatabaseModule, type DatabaseModuleOptions } from './nest/database.module';
 export { freePort } from './embedded-postgres/free-port';
 export { serverRunAs } from './embedded-postgres/os-user';

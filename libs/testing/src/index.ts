@@ -13,7 +13,7 @@ export {
   type TestServiceOptions,
 } from './http/start-test-service';
 export { describeV1PagingRules, type V1PagingFixture, type V1PagingRulesOptions } from './v1/v1-paging-rules';
-export { describeTenantWallRules, type TenantWallRulesOptions } from './postgres/tenant-wall-rules';
+export { describeTenantWallRules, type TenantWallRulesOptions, whileTenantViewAdmitsNothing } from './postgres/tenant-wall-rules';
 export { testKafkaBrokers, testTopicPrefix, usingExternalKafka } from './kafka/test-kafka';
 export { type ReceivedEvent, type ReceivedMessage, TopicReader } from './kafka/topic-reader';
 export { startTestS3Server, type TestS3Server } from './s3/test-s3-server';

@@ -216,7 +216,7 @@ describe('row-level security per company (libs/database tenancy)', () => {
       sent.mockClear();
       expect(await runAsCompany('B', () => db.query(`SELECT count(*)::int AS n FROM things`))).toEqual([{ n: 3 }]);
       expect(wire()).toHaveLength(1);
-      expect(wire()[0]).toMatch(/set_config\('app\.company_id', 'B', true\);\s*SELECT count/s);
+      expect(wire()[0]).toMatch(/set_config\('app\.company_id', 'B', true\), set_config\('search_path', '"[a-z0-9_]+_app", public', true\);\s*SELECT count/s);
 
       // With parameters: one extended-protocol exchange (settings' Parse/Bind/Execute, then the statement's).
       sent.mockClear();

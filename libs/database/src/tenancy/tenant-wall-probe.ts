@@ -14,9 +14,16 @@ export interface TenantWallReport {
   /** `UPDATE` / `DELETE` without a filter (the delete rolled back): rows touched. */
   updated: number;
   deleted: number;
-  /** A copy of a visible row made `other`'s (or, for a child table, pointed at `other`'s parent): SQLSTATE, or 'accepted'. */
+  /**
+   * A visible row deleted, then written again as another company's (a company without rows; for a
+   * child table, pointed at `other`'s parent): SQLSTATE, or 'accepted'.
+   */
   insertForOther: string;
-  /** `UPDATE ... SET company_id = other` (company tables only): SQLSTATE, or 'accepted'. */
+  /**
+   * A visible row moved by `UPDATE ... SET company_id` to a company without rows (company tables
+   * only): SQLSTATE, or 'accepted'. Not to `other`: a tenant view checks a row after its unique
+   * keys, so a key `other` uses too would answer 23505 before the wall could.
+   */
   moveToOther?: string;
 }
 
@@ -24,11 +31,16 @@ const quote = (identifier: string) => `"${identifier.replace(/"/g, '""')}"`;
 
 class Rollback extends Error {}
 
+/** A company no test data uses. */
+const UNUSED_COMPANY = 'tenant-wall-probe';
+
 async function sqlStateOf(work: () => Promise<unknown>): Promise<string> {
   try {
     await work();
     return 'accepted';
   } catch (error) {
+    // Rolled back by the probe itself: the statement was accepted.
+    if (error instanceof Rollback) return 'accepted';
     return (error as { code?: string }).code ?? String(error);
   }
 }
@@ -70,14 +82,15 @@ export async function probeTenantWall(
           )
         )[0]?.id;
 
-  // Row identities (ctid) of `other`'s rows, as the truth to compare what the scope sees with.
+  // Row identities (a hash of the whole row: a tenant view has no ctid) of `other`'s rows, as the
+  // truth to compare what the scope sees with.
   const otherRows = await runAsService(() =>
-    queryRows<{ id: string }>(dataSource, `SELECT x.ctid::text AS id FROM ${t} x WHERE ${ownerOf} = $1`, [companies.other]),
+    queryRows<{ id: string }>(dataSource, `SELECT md5(to_jsonb(x)::text) AS id FROM ${t} x WHERE ${ownerOf} = $1`, [companies.other]),
   );
   const otherIds = new Set(otherRows.map((row) => row.id));
 
   return runAsCompany(companies.own, async () => {
-    const visible = await queryRows<{ id: string }>(dataSource, `SELECT ctid::text AS id FROM ${t}`);
+    const visible = await queryRows<{ id: string }>(dataSource, `SELECT md5(to_jsonb(x)::text) AS id FROM ${t} x`);
     const seenOfOther = visible.filter((row) => otherIds.has(row.id)).length;
     const touched = async (statement: string): Promise<number> => {
       let count = 0;
@@ -94,18 +107,25 @@ export async function probeTenantWall(
     const someColumn = typeof entry === 'string' ? 'company_id' : entry.parent.column;
     const updated = await touched(`UPDATE ${t} SET ${quote(someColumn)} = ${quote(someColumn)} RETURNING 1`);
     const deleted = await touched(`DELETE FROM ${t} RETURNING 1`);
-    const override = typeof entry === 'string' ? { company_id: companies.other } : { [entry.parent.column]: otherParent };
+    const override = typeof entry === 'string' ? { company_id: UNUSED_COMPANY } : { [entry.parent.column]: otherParent };
+    // The row is deleted first, so that the copy cannot fail on a unique key before the wall sees
+    // it (a view's check option is checked after the row's index entries are made).
     const insertForOther = await sqlStateOf(() =>
-      touched(
-        `INSERT INTO ${t} OVERRIDING SYSTEM VALUE
-         SELECT (jsonb_populate_record(NULL::${t}, to_jsonb(x) || '${JSON.stringify(override).replace(/'/g, "''")}'::jsonb)).*
-         FROM ${t} x LIMIT 1 RETURNING 1`,
-      ),
+      dataSource.transaction(async (tx) => {
+        const [{ row }] = await queryRows<{ row: unknown }>(tx, `SELECT to_jsonb(x) AS row FROM ${t} x LIMIT 1`);
+        await queryRows(tx, `DELETE FROM ${t} x WHERE to_jsonb(x) = $1::jsonb`, [row]);
+        await queryRows(
+          tx,
+          `INSERT INTO ${t} OVERRIDING SYSTEM VALUE SELECT (jsonb_populate_record(NULL::${t}, $1::jsonb || $2::jsonb)).*`,
+          [row, JSON.stringify(override)],
+        );
+        throw new Rollback();
+      }),
     );
     const moveToOther =
       typeof entry === 'string'
         ? await sqlStateOf(() =>
-            touched(`UPDATE ${t} SET company_id = '${companies.other.replace(/'/g, "''")}' RETURNING 1`),
+            touched(`UPDATE ${t} x SET company_id = '${UNUSED_COMPANY}' WHERE to_jsonb(x) = (SELECT to_jsonb(y) FROM ${t} y LIMIT 1) RETURNING 1`),
           )
         : undefined;
     return { table, rows, seen: visible.length, seenOfOther, updated, deleted, insertForOther, ...(moveToOther ? { moveToOther } : {}) };

@@ -194,6 +194,10 @@ export function transactionScopedClient(wanted: TransactionSettings): typeof pg.
         const scope = currentTenantScope();
         settings.push(set('role', scope.kind === 'company' ? wanted.tenantRole : 'none'));
         settings.push(set(COMPANY_SETTING, scope.kind === 'company' ? scope.companyId : ''));
+        // The tenant views of a service walled by views (enableTenantViewsV1) live in the schema
+        // named as the role; for a service walled by policies the schema does not exist, and
+        // PostgreSQL skips it. The service scope keeps the session's path (the tables).
+        if (scope.kind === 'company') settings.push(set('search_path', `${this.escapeIdentifier(wanted.tenantRole)}, public`));
       }
       return `SELECT ${settings.join(', ')}`;
     }

@@ -1,5 +1,6 @@
 import type { DomainEvent } from '@erp/contracts';
 import type { Kafka } from 'kafkajs';
+import { currentTenantScope } from '@erp/database';
 import {
   committedOffsets,
   customerEvent,
@@ -75,6 +76,27 @@ describe('consumer: several messages per transaction, over real Postgres and Kaf
     expect(await effectOrder()).toEqual(events.map((e) => e.id));
     expect(await processedCount()).toBe(30);
     expect(consumer.status()).toMatchObject({ handled: 30, duplicates: 0, deadLettered: 0 });
+  });
+
+  it('runs each event in its company scope, and never one transaction for two companies (the tenant wall binds one)', async () => {
+    const seen: Array<{ company: string; scope: string; txid: string }> = [];
+    const consumer = await bed.startConsumer(async (event, context) => {
+      const scope = currentTenantScope();
+      seen.push({ company: event.companyId, scope: scope.kind === 'company' ? scope.companyId : 'service', txid: await transactionId(context) });
+      await recordEffect(context, bed.groupId, event);
+    });
+    // One subject per company, so both keep one partition each; runs of one company between the other's.
+    const events = [1, 2, 3].flatMap((run) =>
+      Array.from({ length: 5 }, (_, i) => customerEvent('SCOPED', String(run * 10 + i), run === 2 ? '2000002' : '1000001')),
+    );
+    await bed.send(...events);
+    await waitFor('fifteen handled', () => consumer.status().handled === 15);
+    expect(seen.map((s) => s.scope)).toEqual(seen.map((s) => s.company));
+    const companiesPerTransaction = new Map<string, Set<string>>();
+    for (const s of seen) companiesPerTransaction.set(s.txid, (companiesPerTransaction.get(s.txid) ?? new Set()).add(s.company));
+    expect([...companiesPerTransaction.values()].every((companies) => companies.size === 1)).toBe(true);
+    // Still grouped: far fewer transactions than events.
+    expect(companiesPerTransaction.size).toBeLessThan(15);
   });
 
   it('dead-letters a poison message inside a group alone, after exactly maxAttempts tries; the others are processed exactly once', async () => {

@@ -2,7 +2,7 @@ import { type DomainEvent, type EventType, validateEnvelope } from '@erp/contrac
 import { isTransientConnectionError } from '@erp/errors';
 import type { Consumer, EachBatchPayload, Kafka, KafkaMessage } from 'kafkajs';
 import type { DataSource, EntityManager } from 'typeorm';
-import { backoffDelay, type BackoffOptions, queryRows, sleep } from '@erp/database';
+import { backoffDelay, type BackoffOptions, queryRows, runAsCompany, sleep } from '@erp/database';
 import { deadLetterTopicOf, prefixedTopic, unprefixedTopic } from '../kafka/topic-names';
 import { errorMessage, type MessagingLogger, SILENT_LOGGER } from '../logger';
 import { deadLetterHeaders, type DeadLetterSink, KafkaDeadLetterSink } from './dead-letter';
@@ -391,10 +391,15 @@ export class EventConsumer {
     const subscription = this.subscriptions.get(contractTopic);
     if (!subscription || messages.length < 2) return { kind: 'single' };
     const items: Array<{ message: KafkaMessage; event?: DomainEvent }> = [];
+    let company: string | undefined;
     for (const message of messages) {
       const checked = validateEnvelope(message.value, { topic: contractTopic, data: this.options.validateData });
       if (!checked.valid) break;
       const wanted = !subscription.eventTypes || subscription.eventTypes.includes(checked.event.type);
+      // A transaction works for one company (under the tenant wall): the group ends where the
+      // next company's events begin.
+      if (wanted && company !== undefined && checked.event.companyId !== company) break;
+      if (wanted) company = checked.event.companyId;
       items.push({ message, event: wanted ? checked.event : undefined });
     }
     if (items.length < 2) return { kind: 'single' };
@@ -402,7 +407,7 @@ export class EventConsumer {
     let handled = 0;
     let duplicates = 0;
     try {
-      await this.options.dataSource.transaction(async (manager) => {
+      await runAsCompany(company ?? '', () => this.options.dataSource.transaction(async (manager) => {
         const wanted = items.flatMap(({ message, event }) => (event ? [{ event, offset: message.offset }] : []));
         const fresh = new Set(
           wanted.length === 0
@@ -434,7 +439,7 @@ export class EventConsumer {
           }
           handled++;
         }
-      });
+      }));
     } catch (error) {
       this.state.lastError = errorMessage(error);
       // A handler's own failure is that message's first attempt. Anything else (the database
@@ -475,7 +480,8 @@ export class EventConsumer {
     for (let attempt = firstFailure === undefined ? 1 : 2, databaseWaits = 0; ; attempt++) {
       if (this.stopping) throw new StoppingError();
       try {
-        const outcome = await this.options.dataSource.transaction(async (manager) => {
+        // In the event's company scope: a service with a tenant wall handles it behind the wall.
+        const outcome = await runAsCompany(event.companyId, () => this.options.dataSource.transaction(async (manager) => {
           const recorded = await queryRows(
             manager,
             `INSERT INTO processed_events (consumer_group, event_id, event_type, topic, partition, "offset")
@@ -485,7 +491,7 @@ export class EventConsumer {
           if (recorded.length === 0) return 'duplicate' as const;
           await subscription.handler(event, { manager, topic: contractTopic, partition, offset: message.offset, attempt });
           return 'handled' as const;
-        });
+        }));
         if (outcome === 'duplicate') {
           this.state.duplicates++;
           this.logger.debug(`consumer ${this.groupId}: ${event.type} ${event.id} was handled before; skipped`);

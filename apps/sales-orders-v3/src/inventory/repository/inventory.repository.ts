@@ -214,31 +214,35 @@ export class InventoryRepository {
     // A replace is an UPDATE: an INSERT ... ON CONFLICT would take an identity value each time, and
     // `internalId` is the document's int32, shared by every company's items. The caller holds the
     // row's lock (lockForWrite) when it exists.
-    const [updated] = await namedQuery<{ json: string }>(
-      tx,
-      `UPDATE inventory_items AS i SET description = :description, base_unit = :baseUnit, attributes = CAST(:attributes AS jsonb),
-         availability = CAST(:availability AS jsonb), availability_modified_at = CAST(:availabilityModifiedAt AS timestamptz),
-         last_modified_at = date_trunc('milliseconds', now())
-       WHERE i.company_id = :companyId AND i.inventory_id = :inventoryId
-       RETURNING (${itemJson(false)})::text AS json`,
-      parameters,
-    );
+    const replace = () =>
+      namedQuery<{ json: string }>(
+        tx,
+        `UPDATE inventory_items AS i SET description = :description, base_unit = :baseUnit, attributes = CAST(:attributes AS jsonb),
+           availability = CAST(:availability AS jsonb), availability_modified_at = CAST(:availabilityModifiedAt AS timestamptz),
+           last_modified_at = date_trunc('milliseconds', now())
+         WHERE i.company_id = :companyId AND i.inventory_id = :inventoryId
+         RETURNING (${itemJson(false)})::text AS json`,
+        parameters,
+      );
+    const [updated] = await replace();
     if (updated) return { json: updated.json, created: false };
-    // New: two PUTs of it at once both get here; one inserts, the other replaces through the conflict.
-    const [row] = await namedQuery<{ json: string; created: boolean }>(
+    // New: two PUTs of it at once both get here; one inserts, the other waits for it to commit and
+    // then replaces it. (Not `RETURNING xmax = 0` after ON CONFLICT DO UPDATE: requests reach the
+    // table through its tenant view, which has no system columns.)
+    const [inserted] = await namedQuery<{ json: string }>(
       tx,
       `INSERT INTO inventory_items AS i (company_id, inventory_id, description, base_unit, attributes, availability,
          availability_modified_at, created_at, last_modified_at)
        VALUES (:companyId, :inventoryId, :description, :baseUnit, CAST(:attributes AS jsonb), CAST(:availability AS jsonb),
          CAST(:availabilityModifiedAt AS timestamptz), date_trunc('milliseconds', now()), date_trunc('milliseconds', now()))
-       ON CONFLICT (company_id, inventory_id) DO UPDATE SET
-         description = EXCLUDED.description, base_unit = EXCLUDED.base_unit, attributes = EXCLUDED.attributes,
-         availability = EXCLUDED.availability, availability_modified_at = EXCLUDED.availability_modified_at,
-         last_modified_at = EXCLUDED.last_modified_at
-       RETURNING (${itemJson(false)})::text AS json, (i.xmax = 0) AS created`,
+       ON CONFLICT (company_id, inventory_id) DO NOTHING
+       RETURNING (${itemJson(false)})::text AS json`,
       parameters,
     );
-    return row;
+    if (inserted) return { json: inserted.json, created: true };
+    const [replaced] = await replace();
+    if (!replaced) throw new Error(`inventory item ${inventoryId} conflicted on insert but is not there to replace`);
+    return { json: replaced.json, created: false };
   }
 
   /**
