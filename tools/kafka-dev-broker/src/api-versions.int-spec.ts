@@ -1,6 +1,7 @@
 import { KafkaDevBroker } from './kafka-dev-broker';
 import { bytesLeft, Decoder, RawKafkaClient } from './testing/raw-kafka-client';
 import { TestResources } from './testing/kafkajs-test-kit';
+import { SERVED_VERSIONS } from './testing/served-versions';
 
 const API_VERSIONS = 18;
 const UNSUPPORTED_VERSION = 35;
@@ -8,28 +9,7 @@ const UNSUPPORTED_VERSION = 35;
 const ignore = (): void => undefined;
 
 type Ranges = Record<number, [min: number, max: number]>;
-
-/** What the broker serves: each range starts at the oldest version the broker implements. */
-const SERVED: Ranges = {
-  0: [3, 7], // Produce: v3 is the first with record batches
-  1: [4, 4], // Fetch
-  2: [1, 3], // ListOffsets
-  3: [0, 6], // Metadata
-  8: [1, 5], // OffsetCommit
-  9: [1, 4], // OffsetFetch
-  10: [0, 2], // FindCoordinator
-  11: [0, 3], // JoinGroup
-  12: [0, 2], // Heartbeat
-  13: [0, 2], // LeaveGroup
-  14: [0, 2], // SyncGroup
-  15: [0, 2], // DescribeGroups
-  16: [0, 2], // ListGroups
-  18: [0, 3], // ApiVersions
-  19: [0, 3], // CreateTopics
-  20: [0, 1], // DeleteTopics
-  22: [0, 1], // InitProducerId
-  42: [0, 1], // DeleteGroups
-};
+const SERVED = SERVED_VERSIONS as Ranges;
 
 /**
  * librdkafka 2.0.2's feature map (src/rdkafka_feature.c): a feature is on when every listed range

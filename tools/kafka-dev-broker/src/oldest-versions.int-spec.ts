@@ -91,23 +91,6 @@ describe('kafka-dev-broker at the oldest version it advertises of each API', () 
   });
 
   it('appends with Produce v3 (no log_start_offset) and finds offsets with ListOffsets v1 (no throttle time)', async () => {
-    const producerId = await client.request(ApiKey.InitProducerId, 0, (body) =>
-      body.writeString(null).writeInt32(60_000),
-    );
-    const [throttle, errorCode, id, epoch] = [
-      producerId.readInt32(),
-      producerId.readInt16(),
-      producerId.readInt64(),
-      producerId.readInt16(),
-    ];
-    expect({ throttle, errorCode, idType: typeof id, epoch, rest: bytesLeft(producerId) }).toEqual({
-      throttle: 0,
-      errorCode: 0,
-      idType: 'bigint',
-      epoch: 0,
-      rest: 0,
-    });
-
     const now = Date.now();
     const batch = await RecordBatch({
       records: ['a', 'b'].map((value, offsetDelta) => Record({ offsetDelta, key: value, value })),

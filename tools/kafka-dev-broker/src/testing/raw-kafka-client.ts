@@ -96,6 +96,18 @@ export function readTopics<T>(response: Decoder, readPartition: () => T): [strin
   return readArray(response, () => [response.readString(), readArray(response, readPartition)]);
 }
 
+/**
+ * Reads a response of `version` whose throttle time comes first from version `throttleSince` on
+ * (checked to be 0), then `fields`, and checks that nothing follows.
+ */
+export function readToEnd<T>(response: Decoder, version: number, throttleSince: number, fields: () => T): T {
+  if (version >= throttleSince && response.readInt32() !== 0) throw new Error('throttle_time_ms is not 0');
+  const values = fields();
+  const left = bytesLeft(response);
+  if (left !== 0) throw new Error(`${left} bytes left after the last field of a v${version} response`);
+  return values;
+}
+
 /** The bytes not read yet: none once a response has been parsed to its exact end. */
 export function bytesLeft(decoder: Decoder): number {
   return decoder.readAll().length;
