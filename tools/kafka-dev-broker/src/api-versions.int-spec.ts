@@ -96,12 +96,16 @@ describe('kafka-dev-broker ApiVersions on the wire', () => {
   });
 
   it.each([
-    [4, true],
-    [99, false],
+    [4, true, Buffer.alloc(0)],
+    [99, false, Buffer.alloc(0)],
+    // a body of a layout the broker cannot know (read as tagged fields it would overrun the frame)
+    [5, false, Buffer.from([0x03, 0x01, 0x7f])],
   ])(
     'answers unknown v%i in v0 format with UNSUPPORTED_VERSION and its own range, then serves the retry',
-    async (version, flexibleHeader) => {
-      const refusal = await client.request(API_VERSIONS, version, undefined, { flexibleHeader });
+    async (version, flexibleHeader, unknownBody) => {
+      const refusal = await client.request(API_VERSIONS, version, (body) => body.writeBuffer(unknownBody), {
+        flexibleHeader,
+      });
       expect(refusal.readInt16()).toBe(UNSUPPORTED_VERSION);
       expect(readRanges(refusal.readInt32(), refusal)).toEqual({ [API_VERSIONS]: SERVED[API_VERSIONS] });
       expect(bytesLeft(refusal)).toBe(0);

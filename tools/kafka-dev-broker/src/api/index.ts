@@ -57,8 +57,9 @@ const handlersByKey = new Map<number, ApiHandler>(handlers.map((handler) => [han
 
 /**
  * Request header v1 (api key, version, correlation id, client id), or v2 (the same plus tagged
- * fields) for a flexible version. An ApiVersions version we do not know counts as flexible, as in
- * Kafka, though only its correlation id matters for the answer.
+ * fields) for a flexible version the broker serves. Past that range nothing after the correlation
+ * id is read (an unknown ApiVersions version is answered from the correlation id alone), so a
+ * header this broker cannot know the layout of never stops that answer.
  */
 export function readRequestHeader(reader: RequestReader): RequestHeader {
   const header = {
@@ -67,8 +68,10 @@ export function readRequestHeader(reader: RequestReader): RequestHeader {
     correlationId: reader.int32(),
     clientId: reader.nullableString(),
   };
-  const flexibleSince = handlersByKey.get(header.apiKey)?.flexibleSince;
-  if (flexibleSince !== undefined && header.apiVersion >= flexibleSince) reader.taggedFields();
+  const handler = handlersByKey.get(header.apiKey);
+  const flexibleSince = handler?.flexibleSince;
+  const flexible = flexibleSince !== undefined && header.apiVersion >= flexibleSince;
+  if (flexible && header.apiVersion <= (handler?.maxVersion ?? -1)) reader.taggedFields();
   return header;
 }
 
