@@ -17,7 +17,7 @@ const MAX_FRAME_SIZE = 100 * 1024 * 1024;
 /**
  * Kafka framing on one client socket: every request and response is an int32 size followed by that
  * many bytes. Requests are dispatched as soon as they are complete and answered when done, so a
- * parked JoinGroup or long-polling Fetch does not hold up the requests behind it; kafkajs matches
+ * parked JoinGroup or long-polling Fetch does not hold up the requests behind it; clients match
  * responses to requests by correlation id.
  */
 export class BrokerConnection {
