@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { connect } from 'node:net';
 import {
   committedTotal,
   ReceivedMessage,
@@ -258,28 +257,5 @@ describe('kafka-dev-broker with a kafkajs producer, consumer and admin', () => {
 
     const admin = await resources.admin(resources.kafka(broker, 'reset-admin'));
     expect(await admin.listTopics()).toEqual([]);
-  });
-
-  it('answers an ApiVersions version it does not know in v0 format, so newer clients can downgrade', async () => {
-    const broker = await resources.broker();
-    const request = Buffer.alloc(4 + 10);
-    request.writeInt32BE(10, 0); // size
-    request.writeInt16BE(18, 4); // ApiVersions
-    request.writeInt16BE(99, 6); // a version from the future
-    request.writeInt32BE(7, 8); // correlation id
-    request.writeInt16BE(-1, 12); // null client id
-
-    const response = await new Promise<Buffer>((resolve, reject) => {
-      const socket = connect({ host: '127.0.0.1', port: broker.port }, () => socket.write(request));
-      socket.once('data', (data) => {
-        socket.destroy();
-        resolve(data);
-      });
-      socket.once('error', reject);
-    });
-
-    expect(response.readInt32BE(4)).toBe(7); // correlation id
-    expect(response.readInt16BE(8)).toBe(35); // UNSUPPORTED_VERSION
-    expect(response.readInt32BE(10)).toBeGreaterThan(0); // the supported APIs follow
   });
 });

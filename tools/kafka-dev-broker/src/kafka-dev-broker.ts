@@ -29,7 +29,7 @@ export interface KafkaDevBrokerStopOptions {
 }
 
 export interface KafkaDevBroker {
-  /** Bootstrap list for kafkajs, e.g. ["127.0.0.1:54321"]. */
+  /** Bootstrap list, e.g. ["127.0.0.1:54321"]: kafkajs's `brokers`, kcat's `-b` (joined with commas). */
   readonly brokers: string[];
   readonly host: string;
   /** The actual port, also when 0 was asked for; restart() listens on it again. */
@@ -46,7 +46,7 @@ const NODE_ID = 1;
 const DEFAULT_HOST = '127.0.0.1';
 const DEFAULT_PARTITIONS = 3;
 
-/** Starts a single-node, in-memory broker speaking the Kafka protocol subset kafkajs 2.x uses. */
+/** Starts a single-node, in-memory broker speaking the Kafka protocol subset kafkajs 2.x and kcat use. */
 export async function startKafkaDevBroker(options: KafkaDevBrokerOptions = {}): Promise<KafkaDevBroker> {
   const broker = new DevBroker(options);
   await broker.listen(options.port ?? 0);

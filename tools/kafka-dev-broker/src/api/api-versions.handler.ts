@@ -3,30 +3,51 @@ import { ResponseWriter } from '../protocol/codec';
 import { ErrorCode } from '../protocol/error-codes';
 import { ApiHandler, THROTTLE_TIME_MS } from './handler';
 
+const FLEXIBLE_SINCE = 3;
+
 /**
- * ApiVersions v0-2 (kafkajs tries v2 first). Each API is advertised with exactly the versions its
- * handler reads, and kafkajs uses min(its newest, our max).
+ * ApiVersions v0-3. kafkajs asks with v2, librdkafka with v3 (flexible: compact array, tagged
+ * fields; the response header stays v0 so that a client can read it before it knows our versions).
+ * Each API is advertised with the versions its handler reads; clients pick the newest both know.
  */
 export function createApiVersionsHandler(supported: () => readonly ApiHandler[]): ApiHandler {
   return {
     apiKey: ApiKey.ApiVersions,
     minVersion: 0,
-    maxVersion: 2,
-    async handle(_request, { apiVersion }) {
-      return apiVersionsResponse(apiVersion, ErrorCode.None, supported());
+    maxVersion: 3,
+    flexibleSince: FLEXIBLE_SINCE,
+    async handle(request, { apiVersion }) {
+      if (apiVersion < FLEXIBLE_SINCE) return apiVersionsResponse(apiVersion, ErrorCode.None, supported());
+      // KIP-511's client software name and version: Kafka only shows them in metrics.
+      request.compactNullableString();
+      request.compactNullableString();
+      request.taggedFields();
+      return new ResponseWriter()
+        .int16(ErrorCode.None)
+        .compactArray(supported(), (writer, api) =>
+          writer.int16(api.apiKey).int16(api.minVersion).int16(api.maxVersion).noTaggedFields(),
+        )
+        .int32(THROTTLE_TIME_MS)
+        .noTaggedFields();
     },
   };
 }
 
-/** Also used, in v0 format, to answer an ApiVersions version we do not know (as Kafka does). */
-export function apiVersionsResponse(
+/**
+ * How Kafka answers an ApiVersions version it does not know: v0 format, UNSUPPORTED_VERSION and
+ * only its own ApiVersions range, from which the client picks the version to retry with.
+ */
+export function unsupportedApiVersionsResponse(self: ApiHandler): ResponseWriter {
+  return apiVersionsResponse(0, ErrorCode.UnsupportedVersion, [self]);
+}
+
+function apiVersionsResponse(
   apiVersion: number,
   errorCode: ErrorCode,
   supported: readonly ApiHandler[],
 ): ResponseWriter {
-  const response = new ResponseWriter()
+  return new ResponseWriter()
     .int16(errorCode)
-    .array(supported, (writer, api) => writer.int16(api.apiKey).int16(api.minVersion).int16(api.maxVersion));
-  if (apiVersion >= 1) response.int32(THROTTLE_TIME_MS);
-  return response;
+    .array(supported, (writer, api) => writer.int16(api.apiKey).int16(api.minVersion).int16(api.maxVersion))
+    .when(apiVersion >= 1, (writer) => writer.int32(THROTTLE_TIME_MS));
 }

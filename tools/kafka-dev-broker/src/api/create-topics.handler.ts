@@ -1,8 +1,7 @@
 import { invalidTopicNameReason } from '../log/topic-store';
 import { ApiKey } from '../protocol/api-keys';
-import { ResponseWriter } from '../protocol/codec';
 import { ErrorCode } from '../protocol/error-codes';
-import { ApiHandler, BrokerContext, THROTTLE_TIME_MS } from './handler';
+import { ApiHandler, BrokerContext, responseWithThrottle } from './handler';
 
 interface TopicToCreate {
   name: string;
@@ -19,14 +18,15 @@ interface Outcome {
 const DEFAULT = -1;
 
 /**
- * CreateTopics v3. A replication factor above 1 is refused, as a one-broker Kafka would: code that
+ * CreateTopics v0-3: v1 adds validate_only and the error message, v2 the throttle time; v3 is v2.
+ * A replication factor above 1 is refused, as a one-broker Kafka would: code that
  * asks for 3 replicas should learn it here, not in production. Topic configs are accepted and ignored.
  */
 export const createTopicsHandler: ApiHandler = {
   apiKey: ApiKey.CreateTopics,
-  minVersion: 3,
+  minVersion: 0,
   maxVersion: 3,
-  async handle(request, { broker }) {
+  async handle(request, { broker, apiVersion }) {
     const topics: TopicToCreate[] = request.array((topicReader) => {
       const name = topicReader.string();
       const numPartitions = topicReader.int32();
@@ -39,14 +39,15 @@ export const createTopicsHandler: ApiHandler = {
       return { name, numPartitions, replicationFactor, assignedPartitions: assignments.length };
     });
     request.int32(); // timeout_ms: creation is immediate
-    const validateOnly = request.boolean();
+    const validateOnly = apiVersion >= 1 ? request.boolean() : false;
 
     const outcomes = topics.map((topic) => ({ name: topic.name, ...create(broker, topic, validateOnly) }));
-    return new ResponseWriter()
-      .int32(THROTTLE_TIME_MS)
-      .array(outcomes, (writer, outcome) =>
-        writer.string(outcome.name).int16(outcome.errorCode).string(outcome.errorMessage),
-      );
+    return responseWithThrottle(apiVersion, 2).array(outcomes, (writer, outcome) =>
+      writer
+        .string(outcome.name)
+        .int16(outcome.errorCode)
+        .when(apiVersion >= 1, (message) => message.string(outcome.errorMessage)),
+    );
   },
 };
 

@@ -2,10 +2,10 @@ import { ApiKey } from '../protocol/api-keys';
 import { ResponseWriter } from '../protocol/codec';
 import { ApiHandler, THROTTLE_TIME_MS } from './handler';
 
-/** DeleteGroups v1: only groups without members, with their committed offsets. */
+/** DeleteGroups v0-1 (alike): only groups without members, with their committed offsets. */
 export const deleteGroupsHandler: ApiHandler = {
   apiKey: ApiKey.DeleteGroups,
-  minVersion: 1,
+  minVersion: 0,
   maxVersion: 1,
   async handle(request, { broker }) {
     const groupIds = request.array((reader) => reader.string());

@@ -1,14 +1,13 @@
 import { ApiKey } from '../protocol/api-keys';
-import { ResponseWriter } from '../protocol/codec';
 import { ErrorCode } from '../protocol/error-codes';
-import { ApiHandler, THROTTLE_TIME_MS } from './handler';
+import { ApiHandler, responseWithThrottle } from './handler';
 
-/** DeleteTopics v1: drops the logs and the offsets groups committed for them. */
+/** DeleteTopics v0-1 (v1 adds the throttle time): drops the logs and the offsets committed for them. */
 export const deleteTopicsHandler: ApiHandler = {
   apiKey: ApiKey.DeleteTopics,
-  minVersion: 1,
+  minVersion: 0,
   maxVersion: 1,
-  async handle(request, { broker }) {
+  async handle(request, { broker, apiVersion }) {
     const names = request.array((reader) => reader.string());
     request.int32(); // timeout_ms
     const results = names.map((name) => {
@@ -17,8 +16,8 @@ export const deleteTopicsHandler: ApiHandler = {
       broker.logger.info('topic deleted', { topic: name });
       return { name, errorCode: ErrorCode.None };
     });
-    return new ResponseWriter()
-      .int32(THROTTLE_TIME_MS)
-      .array(results, (writer, { name, errorCode }) => writer.string(name).int16(errorCode));
+    return responseWithThrottle(apiVersion, 1).array(results, (writer, { name, errorCode }) =>
+      writer.string(name).int16(errorCode),
+    );
   },
 };

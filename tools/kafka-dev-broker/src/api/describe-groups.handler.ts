@@ -1,16 +1,15 @@
 import { ApiKey } from '../protocol/api-keys';
-import { ResponseWriter } from '../protocol/codec';
 import { ErrorCode } from '../protocol/error-codes';
-import { ApiHandler, THROTTLE_TIME_MS } from './handler';
+import { ApiHandler, responseWithThrottle } from './handler';
 
-/** DescribeGroups v2. An unknown group is described as Dead, as Kafka does. */
+/** DescribeGroups v0-2 (v1 adds the throttle time). An unknown group is described as Dead, as in Kafka. */
 export const describeGroupsHandler: ApiHandler = {
   apiKey: ApiKey.DescribeGroups,
-  minVersion: 2,
+  minVersion: 0,
   maxVersion: 2,
-  async handle(request, { broker }) {
+  async handle(request, { broker, apiVersion }) {
     const groupIds = request.array((reader) => reader.string());
-    return new ResponseWriter().int32(THROTTLE_TIME_MS).array(groupIds, (writer, groupId) => {
+    return responseWithThrottle(apiVersion, 1).array(groupIds, (writer, groupId) => {
       const group = broker.groups.group(groupId);
       writer
         .int16(ErrorCode.None)

@@ -19,7 +19,9 @@ interface FetchResult {
 }
 
 /**
- * Fetch v4 (record batches, isolation level; no fetch sessions, which kafkajs does not use).
+ * Fetch v4 only: the first version that returns record batches (message format v2, the one format
+ * stored; v0-3 would need down-conversion to message sets), and what kafkajs and librdkafka use
+ * when v4 is the newest offered. No fetch sessions (v7+).
  * Long poll: with fewer than min_bytes available, the request is parked until an append brings
  * enough data or max_wait_time passes, as on a real broker.
  */

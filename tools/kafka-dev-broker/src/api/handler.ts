@@ -28,15 +28,29 @@ export interface RequestContext {
 }
 
 /**
- * One Kafka API. Each handler reads the request body (the header is already consumed) in the
- * exact version(s) it advertises and mirrors kafkajs's decoder for the response.
+ * One Kafka API. Each handler reads the request body (the header is already consumed) in every
+ * version from minVersion to maxVersion, which is what ApiVersions advertises, and answers in the
+ * same version (https://kafka.apache.org/protocol#protocol_messages).
  */
 export interface ApiHandler {
   readonly apiKey: ApiKey;
   readonly minVersion: number;
   readonly maxVersion: number;
+  /**
+   * First version using the flexible encoding (KIP-482: request header v2 with tagged fields,
+   * compact strings and arrays); absent when every version served is non-flexible.
+   */
+  readonly flexibleSince?: number;
   /** The response body, or null when the client expects no response (Produce with acks=0). */
   handle(request: RequestReader, context: RequestContext): Promise<ResponseWriter | null>;
 }
 
 export const THROTTLE_TIME_MS = 0;
+
+/**
+ * A response that opens with throttle_time_ms from version `throttleSince` on, as most APIs' do
+ * (their v0 has no throttle time); the broker never throttles.
+ */
+export function responseWithThrottle(apiVersion: number, throttleSince: number): ResponseWriter {
+  return new ResponseWriter().when(apiVersion >= throttleSince, (writer) => writer.int32(THROTTLE_TIME_MS));
+}

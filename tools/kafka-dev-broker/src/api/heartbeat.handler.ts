@@ -1,19 +1,18 @@
 import { ApiKey } from '../protocol/api-keys';
-import { ResponseWriter } from '../protocol/codec';
 import { ErrorCode } from '../protocol/error-codes';
-import { ApiHandler, THROTTLE_TIME_MS } from './handler';
+import { ApiHandler, responseWithThrottle } from './handler';
 
-/** Heartbeat v2: keeps the member's session alive and tells it when it must rejoin. */
+/** Heartbeat v0-2 (v1 adds the throttle time): keeps the session alive, tells the member to rejoin. */
 export const heartbeatHandler: ApiHandler = {
   apiKey: ApiKey.Heartbeat,
-  minVersion: 2,
+  minVersion: 0,
   maxVersion: 2,
-  async handle(request, { broker }) {
+  async handle(request, { broker, apiVersion }) {
     const groupId = request.string();
     const generationId = request.int32();
     const memberId = request.string();
     const errorCode =
       broker.groups.group(groupId)?.heartbeat(generationId, memberId) ?? ErrorCode.UnknownMemberId;
-    return new ResponseWriter().int32(THROTTLE_TIME_MS).int16(errorCode);
+    return responseWithThrottle(apiVersion, 1).int16(errorCode);
   },
 };

@@ -1,7 +1,6 @@
 import { ApiKey } from '../protocol/api-keys';
 import { RequestReader } from '../protocol/codec';
-import { ErrorCode } from '../protocol/error-codes';
-import { apiVersionsResponse, createApiVersionsHandler } from './api-versions.handler';
+import { createApiVersionsHandler, unsupportedApiVersionsResponse } from './api-versions.handler';
 import { createTopicsHandler } from './create-topics.handler';
 import { deleteGroupsHandler } from './delete-groups.handler';
 import { deleteTopicsHandler } from './delete-topics.handler';
@@ -33,6 +32,7 @@ export interface RequestHeader {
 /** A request we do not implement; Kafka closes the connection in that case, and so do we. */
 export class UnsupportedRequestError extends Error {}
 
+const apiVersionsHandler = createApiVersionsHandler(() => handlers);
 const handlers: readonly ApiHandler[] = [
   produceHandler,
   fetchHandler,
@@ -47,13 +47,33 @@ const handlers: readonly ApiHandler[] = [
   syncGroupHandler,
   describeGroupsHandler,
   listGroupsHandler,
-  createApiVersionsHandler(() => handlers),
+  apiVersionsHandler,
   createTopicsHandler,
   deleteTopicsHandler,
   initProducerIdHandler,
   deleteGroupsHandler,
 ];
 const handlersByKey = new Map<number, ApiHandler>(handlers.map((handler) => [handler.apiKey, handler]));
+
+/**
+ * Request header v1 (api key, version, correlation id, client id), or v2 (the same plus tagged
+ * fields) for a flexible version the broker serves. Past that range nothing after the correlation
+ * id is read (an unknown ApiVersions version is answered from the correlation id alone), so a
+ * header this broker cannot know the layout of never stops that answer.
+ */
+export function readRequestHeader(reader: RequestReader): RequestHeader {
+  const header = {
+    apiKey: reader.int16(),
+    apiVersion: reader.int16(),
+    correlationId: reader.int32(),
+    clientId: reader.nullableString(),
+  };
+  const handler = handlersByKey.get(header.apiKey);
+  const flexibleSince = handler?.flexibleSince;
+  const flexible = flexibleSince !== undefined && header.apiVersion >= flexibleSince;
+  if (flexible && header.apiVersion <= (handler?.maxVersion ?? -1)) reader.taggedFields();
+  return header;
+}
 
 /** Runs one request (body positioned after the header) and returns the response body, if any. */
 export async function handleRequest(
@@ -66,8 +86,7 @@ export async function handleRequest(
   const handler = handlersByKey.get(apiKey);
   if (!handler || apiVersion < handler.minVersion || apiVersion > handler.maxVersion) {
     // Newer clients open with an ApiVersions version we do not know; answering in v0 lets them downgrade.
-    if (apiKey === ApiKey.ApiVersions)
-      return apiVersionsResponse(0, ErrorCode.UnsupportedVersion, handlers).buffer;
+    if (apiKey === ApiKey.ApiVersions) return unsupportedApiVersionsResponse(apiVersionsHandler).buffer;
     throw new UnsupportedRequestError(`API key ${apiKey} version ${apiVersion} is not supported`);
   }
   const response = await handler.handle(body, {

@@ -3,10 +3,10 @@ import { ResponseWriter } from '../protocol/codec';
 import { ErrorCode } from '../protocol/error-codes';
 import { ApiHandler, THROTTLE_TIME_MS } from './handler';
 
-/** InitProducerId v1: a fresh producer id (epoch 0) for each idempotent producer. No transactions. */
+/** InitProducerId v0-1 (alike): a fresh producer id (epoch 0) per idempotent producer. No transactions. */
 export const initProducerIdHandler: ApiHandler = {
   apiKey: ApiKey.InitProducerId,
-  minVersion: 1,
+  minVersion: 0,
   maxVersion: 1,
   async handle(request, { broker, clientId }) {
     const transactionalId = request.nullableString();

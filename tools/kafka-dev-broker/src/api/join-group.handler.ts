@@ -1,21 +1,21 @@
 import { JoinGroupResult } from '../group/consumer-group';
 import { ApiKey } from '../protocol/api-keys';
-import { ResponseWriter } from '../protocol/codec';
 import { ErrorCode } from '../protocol/error-codes';
-import { ApiHandler, THROTTLE_TIME_MS } from './handler';
+import { ApiHandler, responseWithThrottle } from './handler';
 
 /**
- * JoinGroup v3. Not v4+: those let the broker demand a second round trip for new members
+ * JoinGroup v0-3: v1 adds the rebalance timeout (v0 rebalances within the session timeout), v2 the
+ * throttle time; v3 is v2. Not v4+: those let the broker demand a second round trip for new members
  * (MEMBER_ID_REQUIRED), which buys nothing here. The response is held until the rebalance completes.
  */
 export const joinGroupHandler: ApiHandler = {
   apiKey: ApiKey.JoinGroup,
-  minVersion: 3,
+  minVersion: 0,
   maxVersion: 3,
-  async handle(request, { broker, clientId, clientHost }) {
+  async handle(request, { broker, clientId, clientHost, apiVersion }) {
     const groupId = request.string();
     const sessionTimeoutMs = request.int32();
-    const rebalanceTimeoutMs = request.int32();
+    const rebalanceTimeoutMs = apiVersion >= 1 ? request.int32() : sessionTimeoutMs;
     const memberId = request.string();
     const protocolType = request.string();
     const protocols = request.array((reader) => ({
@@ -39,8 +39,7 @@ export const joinGroupHandler: ApiHandler = {
       });
     }
 
-    return new ResponseWriter()
-      .int32(THROTTLE_TIME_MS)
+    return responseWithThrottle(apiVersion, 2)
       .int16(result.errorCode)
       .int32(result.generationId)
       .string(result.protocolName)

@@ -1,17 +1,19 @@
 import { ApiKey } from '../protocol/api-keys';
-import { ResponseWriter } from '../protocol/codec';
 import { ErrorCode } from '../protocol/error-codes';
-import { ApiHandler, THROTTLE_TIME_MS } from './handler';
+import { ApiHandler, responseWithThrottle } from './handler';
 
-/** LeaveGroup v2 (one member per request; v3 batches members). The others rebalance at once. */
+/**
+ * LeaveGroup v0-2 (v1 adds the throttle time; one member per request, v3 batches members). The
+ * others rebalance at once.
+ */
 export const leaveGroupHandler: ApiHandler = {
   apiKey: ApiKey.LeaveGroup,
-  minVersion: 2,
+  minVersion: 0,
   maxVersion: 2,
-  async handle(request, { broker }) {
+  async handle(request, { broker, apiVersion }) {
     const groupId = request.string();
     const memberId = request.string();
     const errorCode = broker.groups.group(groupId)?.leave(memberId) ?? ErrorCode.UnknownMemberId;
-    return new ResponseWriter().int32(THROTTLE_TIME_MS).int16(errorCode);
+    return responseWithThrottle(apiVersion, 1).int16(errorCode);
   },
 };

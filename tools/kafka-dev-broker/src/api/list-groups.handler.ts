@@ -1,16 +1,14 @@
 import { ApiKey } from '../protocol/api-keys';
-import { ResponseWriter } from '../protocol/codec';
 import { ErrorCode } from '../protocol/error-codes';
-import { ApiHandler, THROTTLE_TIME_MS } from './handler';
+import { ApiHandler, responseWithThrottle } from './handler';
 
-/** ListGroups v2. */
+/** ListGroups v0-2 (v1 adds the throttle time). */
 export const listGroupsHandler: ApiHandler = {
   apiKey: ApiKey.ListGroups,
-  minVersion: 2,
+  minVersion: 0,
   maxVersion: 2,
-  async handle(_request, { broker }) {
-    return new ResponseWriter()
-      .int32(THROTTLE_TIME_MS)
+  async handle(_request, { broker, apiVersion }) {
+    return responseWithThrottle(apiVersion, 1)
       .int16(ErrorCode.None)
       .array(broker.groups.list(), (writer, group) =>
         writer.string(group.groupId).string(group.protocolType ?? ''),

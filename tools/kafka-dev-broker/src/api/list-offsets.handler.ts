@@ -1,8 +1,7 @@
 import { PartitionLog } from '../log/partition-log';
 import { ApiKey } from '../protocol/api-keys';
-import { ResponseWriter } from '../protocol/codec';
 import { ErrorCode } from '../protocol/error-codes';
-import { ApiHandler, THROTTLE_TIME_MS } from './handler';
+import { ApiHandler, responseWithThrottle } from './handler';
 
 const LATEST = -1;
 const EARLIEST = -2;
@@ -14,14 +13,19 @@ interface OffsetAnswer {
   offset: number;
 }
 
-/** ListOffsets v3 (same wire format as v2): latest (-1), earliest (-2) or by timestamp. */
+/**
+ * ListOffsets v1-3: latest (-1), earliest (-2) or by timestamp. v2 adds the isolation level and
+ * the throttle time; v3 is v2. Not v0: it answers with the base offsets of log segments, which an
+ * in-memory log has not.
+ */
 export const listOffsetsHandler: ApiHandler = {
   apiKey: ApiKey.ListOffsets,
-  minVersion: 3,
+  minVersion: 1,
   maxVersion: 3,
-  async handle(request, { broker }) {
+  async handle(request, { broker, apiVersion }) {
     request.int32(); // replica_id
-    request.int8(); // isolation_level: no transactions, so the last stable offset is the high watermark
+    // isolation_level: no transactions, so the last stable offset is the high watermark
+    if (apiVersion >= 2) request.int8();
     const topics = request.array((topicReader) => ({
       name: topicReader.string(),
       partitions: topicReader.array((partitionReader) => ({
@@ -41,19 +45,17 @@ export const listOffsetsHandler: ApiHandler = {
       })),
     );
 
-    return new ResponseWriter()
-      .int32(THROTTLE_TIME_MS)
-      .array(answers, (writer, topic) =>
-        writer
-          .string(topic.name)
-          .array(topic.partitions, (partitionWriter, partition) =>
-            partitionWriter
-              .int32(partition.index)
-              .int16(partition.errorCode)
-              .int64(partition.timestamp)
-              .int64(partition.offset),
-          ),
-      );
+    return responseWithThrottle(apiVersion, 2).array(answers, (writer, topic) =>
+      writer
+        .string(topic.name)
+        .array(topic.partitions, (partitionWriter, partition) =>
+          partitionWriter
+            .int32(partition.index)
+            .int16(partition.errorCode)
+            .int64(partition.timestamp)
+            .int64(partition.offset),
+        ),
+    );
   },
 };
 

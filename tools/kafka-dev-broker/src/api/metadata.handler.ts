@@ -1,48 +1,54 @@
 import { ApiKey } from '../protocol/api-keys';
-import { ResponseWriter } from '../protocol/codec';
 import { ErrorCode } from '../protocol/error-codes';
-import { ApiHandler, BrokerContext, THROTTLE_TIME_MS } from './handler';
+import { ApiHandler, BrokerContext, responseWithThrottle } from './handler';
 import { autoCreateTopic } from './topics';
 
 export const CLUSTER_ID = 'kafka-dev-broker';
 
-/** Metadata v6 (v4+ carries allowAutoTopicCreation). A null topic list means every topic. */
+/**
+ * Metadata v0-6 (librdkafka asks with v4, kafkajs with v6). v0 means "every topic" with an empty
+ * list, v1+ with a null one; before v4 the client cannot forbid auto-creation, so the broker's
+ * setting decides, as in Kafka. v1 adds rack, controller and is_internal, v2 the cluster id, v3 the
+ * throttle time, v5 offline replicas.
+ */
 export const metadataHandler: ApiHandler = {
   apiKey: ApiKey.Metadata,
-  minVersion: 6,
+  minVersion: 0,
   maxVersion: 6,
-  async handle(request, { broker }) {
+  async handle(request, { broker, apiVersion }) {
     const requested = request.nullableArray((reader) => reader.string());
-    const allowAutoTopicCreation = request.boolean();
-    const topics = (requested ?? broker.topics.names()).map((name) => ({
+    const allowAutoTopicCreation = apiVersion >= 4 ? request.boolean() : true;
+    const allTopics = requested === null || (apiVersion === 0 && requested.length === 0);
+    const topics = (allTopics ? broker.topics.names() : requested).map((name) => ({
       name,
       errorCode: allowAutoTopicCreation ? autoCreateTopic(broker, name) : existenceError(broker, name),
       partitionCount: broker.topics.partitions(name)?.length ?? 0,
     }));
     const { node } = broker;
 
-    return new ResponseWriter()
-      .int32(THROTTLE_TIME_MS)
+    return responseWithThrottle(apiVersion, 3)
       .array([node], (writer, { nodeId, host, port }) =>
-        writer.int32(nodeId).string(host).int32(port).string(null),
+        writer
+          .int32(nodeId)
+          .string(host)
+          .int32(port)
+          .when(apiVersion >= 1, (rack) => rack.string(null)),
       )
-      .string(CLUSTER_ID)
-      .int32(node.nodeId) // controller
+      .when(apiVersion >= 2, (writer) => writer.string(CLUSTER_ID))
+      .when(apiVersion >= 1, (writer) => writer.int32(node.nodeId)) // controller
       .array(topics, (writer, topic) =>
         writer
           .int16(topic.errorCode)
           .string(topic.name)
-          .boolean(false) // is_internal
-          .array(
-            range(topic.partitionCount),
-            (partitionWriter, partition) =>
-              partitionWriter
-                .int16(ErrorCode.None)
-                .int32(partition)
-                .int32(node.nodeId) // leader
-                .int32Array([node.nodeId]) // replicas
-                .int32Array([node.nodeId]) // in-sync replicas
-                .int32Array([]), // offline replicas
+          .when(apiVersion >= 1, (internal) => internal.boolean(false))
+          .array(range(topic.partitionCount), (partitionWriter, partition) =>
+            partitionWriter
+              .int16(ErrorCode.None)
+              .int32(partition)
+              .int32(node.nodeId) // leader
+              .int32Array([node.nodeId]) // replicas
+              .int32Array([node.nodeId]) // in-sync replicas
+              .when(apiVersion >= 5, (offline) => offline.int32Array([])),
           ),
       );
   },

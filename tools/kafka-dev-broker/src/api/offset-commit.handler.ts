@@ -1,25 +1,30 @@
 import { OffsetToCommit } from '../group/consumer-group';
 import { ApiKey } from '../protocol/api-keys';
-import { ResponseWriter } from '../protocol/codec';
 import { ErrorCode } from '../protocol/error-codes';
-import { ApiHandler, THROTTLE_TIME_MS } from './handler';
+import { ApiHandler, responseWithThrottle } from './handler';
 
-/** OffsetCommit v5 (no retention time: committed offsets are kept as long as the broker runs). */
+/**
+ * OffsetCommit v1-5. v1 carries a commit timestamp per partition, v2-4 a retention time (both
+ * ignored: committed offsets are kept as long as the broker runs), v3 adds the throttle time. Not
+ * v0: in Kafka it writes to ZooKeeper, a store apart from the one v1+ and OffsetFetch v1+ use.
+ */
 export const offsetCommitHandler: ApiHandler = {
   apiKey: ApiKey.OffsetCommit,
-  minVersion: 5,
+  minVersion: 1,
   maxVersion: 5,
-  async handle(request, { broker }) {
+  async handle(request, { broker, apiVersion }) {
     const groupId = request.string();
     const generationId = request.int32();
     const memberId = request.string();
+    if (apiVersion >= 2 && apiVersion <= 4) request.int64(); // retention_time_ms
     const topics = request.array((topicReader) => ({
       name: topicReader.string(),
-      partitions: topicReader.array((partitionReader) => ({
-        index: partitionReader.int32(),
-        offset: partitionReader.int64(),
-        metadata: partitionReader.nullableString(),
-      })),
+      partitions: topicReader.array((partitionReader) => {
+        const index = partitionReader.int32();
+        const offset = partitionReader.int64();
+        if (apiVersion === 1) partitionReader.int64(); // commit_timestamp
+        return { index, offset, metadata: partitionReader.nullableString() };
+      }),
     }));
 
     const offsets: OffsetToCommit[] = topics.flatMap(({ name, partitions }) =>
@@ -33,14 +38,12 @@ export const offsetCommitHandler: ApiHandler = {
       errorCode = group ? group.commit(generationId, memberId, offsets) : ErrorCode.UnknownMemberId;
     }
 
-    return new ResponseWriter()
-      .int32(THROTTLE_TIME_MS)
-      .array(topics, (writer, topic) =>
-        writer
-          .string(topic.name)
-          .array(topic.partitions, (partitionWriter, { index }) =>
-            partitionWriter.int32(index).int16(errorCode),
-          ),
-      );
+    return responseWithThrottle(apiVersion, 3).array(topics, (writer, topic) =>
+      writer
+        .string(topic.name)
+        .array(topic.partitions, (partitionWriter, { index }) =>
+          partitionWriter.int32(index).int16(errorCode),
+        ),
+    );
   },
 };

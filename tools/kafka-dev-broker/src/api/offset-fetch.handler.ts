@@ -1,16 +1,18 @@
 import { ApiKey } from '../protocol/api-keys';
-import { ResponseWriter } from '../protocol/codec';
 import { ErrorCode } from '../protocol/error-codes';
-import { ApiHandler, THROTTLE_TIME_MS } from './handler';
+import { ApiHandler, responseWithThrottle } from './handler';
 
 const NO_OFFSET = -1;
 
-/** OffsetFetch v4 (same wire format as v3). A null topic list asks for everything the group committed. */
+/**
+ * OffsetFetch v1-4. v2 adds a top-level error code and lets a null topic list ask for everything the
+ * group committed, v3 the throttle time; v4 is v3. Not v0: in Kafka it reads ZooKeeper's offsets.
+ */
 export const offsetFetchHandler: ApiHandler = {
   apiKey: ApiKey.OffsetFetch,
-  minVersion: 4,
+  minVersion: 1,
   maxVersion: 4,
-  async handle(request, { broker }) {
+  async handle(request, { broker, apiVersion }) {
     const groupId = request.string();
     const requested = request.nullableArray((topicReader) => ({
       topic: topicReader.string(),
@@ -19,8 +21,7 @@ export const offsetFetchHandler: ApiHandler = {
     const group = broker.groups.group(groupId);
     const topics = requested ?? group?.committedPartitions() ?? [];
 
-    return new ResponseWriter()
-      .int32(THROTTLE_TIME_MS)
+    return responseWithThrottle(apiVersion, 3)
       .array(topics, (writer, { topic, partitions }) =>
         writer.string(topic).array(partitions, (partitionWriter, partition) => {
           const committed = group?.committedOffset(topic, partition);
@@ -31,6 +32,6 @@ export const offsetFetchHandler: ApiHandler = {
             .int16(ErrorCode.None);
         }),
       )
-      .int16(ErrorCode.None);
+      .when(apiVersion >= 2, (writer) => writer.int16(ErrorCode.None));
   },
 };

@@ -14,14 +14,16 @@ interface PartitionResult {
 const NO_TIMESTAMP = -1;
 
 /**
- * Produce v7 (v3+ carries record batches, which idempotent producers need). With one replica,
- * acks=1 and acks=-1 mean the same: the append is done when we answer. acks=0 gets no answer.
+ * Produce v3-7: v3 is the first that carries record batches (message format v2), the only format
+ * stored; older versions carry message sets v0/v1. The requests of v3-7 are alike; v5 adds
+ * log_start_offset to the response. With one replica, acks=1 and acks=-1 mean the same: the append
+ * is done when we answer. acks=0 gets no answer.
  */
 export const produceHandler: ApiHandler = {
   apiKey: ApiKey.Produce,
-  minVersion: 7,
+  minVersion: 3,
   maxVersion: 7,
-  async handle(request, { broker, clientId }) {
+  async handle(request, { broker, clientId, apiVersion }) {
     const transactionalId = request.nullableString();
     const acks = request.int16();
     request.int32(); // timeout_ms: there are no followers to wait for
@@ -53,7 +55,7 @@ export const produceHandler: ApiHandler = {
               .int16(partition.errorCode)
               .int64(partition.baseOffset)
               .int64(NO_TIMESTAMP) // log_append_time: topics use CreateTime
-              .int64(0), // log_start_offset: nothing is ever deleted
+              .when(apiVersion >= 5, (logStart) => logStart.int64(0)), // nothing is ever deleted
         ),
       )
       .int32(THROTTLE_TIME_MS);

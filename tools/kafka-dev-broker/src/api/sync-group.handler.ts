@@ -1,14 +1,13 @@
 import { ApiKey } from '../protocol/api-keys';
-import { ResponseWriter } from '../protocol/codec';
 import { ErrorCode } from '../protocol/error-codes';
-import { ApiHandler, THROTTLE_TIME_MS } from './handler';
+import { ApiHandler, responseWithThrottle } from './handler';
 
-/** SyncGroup v2: the leader hands in everyone's assignment; followers wait for theirs. */
+/** SyncGroup v0-2 (v1 adds the throttle time; v2 is v1): the leader hands in everyone's assignment. */
 export const syncGroupHandler: ApiHandler = {
   apiKey: ApiKey.SyncGroup,
-  minVersion: 2,
+  minVersion: 0,
   maxVersion: 2,
-  async handle(request, { broker }) {
+  async handle(request, { broker, apiVersion }) {
     const groupId = request.string();
     const generationId = request.int32();
     const memberId = request.string();
@@ -21,6 +20,6 @@ export const syncGroupHandler: ApiHandler = {
       ? await group.sync(generationId, memberId, assignments)
       : { errorCode: ErrorCode.UnknownMemberId, assignment: Buffer.alloc(0) };
 
-    return new ResponseWriter().int32(THROTTLE_TIME_MS).int16(result.errorCode).bytes(result.assignment);
+    return responseWithThrottle(apiVersion, 1).int16(result.errorCode).bytes(result.assignment);
   },
 };

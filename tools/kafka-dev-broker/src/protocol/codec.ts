@@ -5,9 +5,10 @@ import Encoder from 'kafkajs/src/protocol/encoder';
 export class MalformedRequestError extends Error {}
 
 /**
- * Typed reader over kafkajs's Decoder for the non-flexible (pre-KIP-482) request encoding, which is
- * all the dev broker advertises. Arrays are read here (not with Decoder.readArray) because some APIs
- * give a null array a meaning of its own ("all topics").
+ * Typed reader over kafkajs's Decoder. Requests are non-flexible (pre-KIP-482) except ApiVersions
+ * v3, whose compact strings and tagged fields are read with the compact* and taggedFields methods.
+ * Arrays are read here (not with Decoder.readArray) because some APIs give a null array a meaning of
+ * its own ("all topics").
  */
 export class RequestReader {
   private readonly decoder: Decoder;
@@ -50,6 +51,22 @@ export class RequestReader {
   /** The returned buffer shares memory with the request; copy it before keeping or changing it. */
   bytes(): Buffer | null {
     return this.decoder.readBytes();
+  }
+
+  /** Compact (KIP-482) nullable string: its length + 1 as an unsigned varint, 0 for null. */
+  compactNullableString(): string | null {
+    return this.decoder.readUVarIntString();
+  }
+
+  /** Skips a tagged-field section; no tag means anything to this broker (KIP-482 lets it ignore them). */
+  taggedFields(): void {
+    const count = this.decoder.readUVarInt();
+    for (let i = 0; i < count; i++) {
+      this.decoder.readUVarInt(); // tag
+      const size = this.decoder.readUVarInt();
+      if (!this.decoder.canReadBytes(size)) throw new MalformedRequestError('tagged field past the end');
+      this.decoder.readBytes(size);
+    }
   }
 
   array<T>(readItem: (reader: RequestReader) => T): T[] {
@@ -118,6 +135,25 @@ export class ResponseWriter {
 
   int32Array(items: readonly number[]): this {
     return this.array(items, (writer, item) => writer.int32(item));
+  }
+
+  /** Compact (KIP-482) array: its length + 1 as an unsigned varint. */
+  compactArray<T>(items: readonly T[], writeItem: (writer: this, item: T) => void): this {
+    this.encoder.writeUVarInt(items.length + 1);
+    for (const item of items) writeItem(this, item);
+    return this;
+  }
+
+  /** An empty tagged-field section: the broker sends no tags. */
+  noTaggedFields(): this {
+    this.encoder.writeUVarInt(0);
+    return this;
+  }
+
+  /** Writes what only some versions of a message carry, e.g. `.when(apiVersion >= 1, ...)`. */
+  when(condition: boolean, write: (writer: this) => void): this {
+    if (condition) write(this);
+    return this;
   }
 
   get buffer(): Buffer {

@@ -14,6 +14,8 @@ declare module 'kafkajs/src/protocol/encoder' {
     writeString(value: string | null): this;
     writeBytes(value: Buffer | string | null): this;
     writeBuffer(value: Buffer): this;
+    writeUVarInt(value: number): this;
+    writeUVarIntString(value: string | null): this;
     writeEncoder(value: Encoder): this;
     size(): number;
   }
@@ -32,6 +34,11 @@ declare module 'kafkajs/src/protocol/decoder' {
     readBoolean(): boolean;
     readString(): string | null;
     readBytes(length?: number): Buffer | null;
+    readUVarInt(): number;
+    /** Everything not read yet. */
+    readAll(): Buffer;
+    /** Compact (KIP-482) string: length + 1 as an unsigned varint, 0 for null. */
+    readUVarIntString(): string | null;
     canReadBytes(length: number): boolean;
   }
   export = Decoder;

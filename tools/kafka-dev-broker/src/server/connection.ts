@@ -1,5 +1,5 @@
 import { Socket } from 'node:net';
-import { RequestHeader } from '../api';
+import { readRequestHeader, RequestHeader } from '../api';
 import { KafkaDevBrokerLogger } from '../logger';
 import { RequestReader } from '../protocol/codec';
 
@@ -17,7 +17,7 @@ const MAX_FRAME_SIZE = 100 * 1024 * 1024;
 /**
  * Kafka framing on one client socket: every request and response is an int32 size followed by that
  * many bytes. Requests are dispatched as soon as they are complete and answered when done, so a
- * parked JoinGroup or long-polling Fetch does not hold up the requests behind it; kafkajs matches
+ * parked JoinGroup or long-polling Fetch does not hold up the requests behind it; clients match
  * responses to requests by correlation id.
  */
 export class BrokerConnection {
@@ -67,13 +67,7 @@ export class BrokerConnection {
     let header: RequestHeader | undefined;
     try {
       const reader = new RequestReader(frame);
-      // Request header v1; the broker advertises no flexible versions, so there is never a v2 header.
-      header = {
-        apiKey: reader.int16(),
-        apiVersion: reader.int16(),
-        correlationId: reader.int32(),
-        clientId: reader.nullableString(),
-      };
+      header = readRequestHeader(reader);
       const body = await this.dispatch(header, reader, this.clientHost);
       if (body) this.respond(header.correlationId, body);
     } catch (error) {
@@ -86,6 +80,7 @@ export class BrokerConnection {
     }
   }
 
+  /** Response header v0 (correlation id only): no API served here has a flexible response header. */
   private respond(correlationId: number, body: Buffer): void {
     if (this.socket.destroyed) return; // the client left (or the broker stopped) while we worked
     const header = Buffer.alloc(SIZE_PREFIX + 4);
