@@ -1,4 +1,3 @@
-import fc from 'fast-check';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,60 +6,11 @@ import { TOPICS } from '@erp/contracts';
 import { testTopicPrefix, TopicReader, waitUntil } from '@erp/testing';
 import { checkAttachments, checkCustomers, checkInvoices, checkOrders } from './cases/crash-checks';
 import { type OutboxEvent, outboxEvents, query, waitForQuiet } from './cases/crash-database';
-import { CrashLoad, type LoadCounts, type OpKind, pause } from './cases/crash-load';
+import { CrashLoad, pause } from './cases/crash-load';
+import { COUNTS, countBy, type Kill, KILLED, KILLS_PER_SERVICE, killPlan, ORDER_WORKERS, ORPHAN_MAX_AGE_MS, ORPHAN_SWEEP_INTERVAL_S, SEED, SERVICE_OF } from './cases/crash-plan';
 import { withEventFlowReport } from './support/event-flow-report';
 import { writeFigures } from './support/figures';
-import { A, FULL, type Harness, putInventoryItems, startHarness } from './support/system';
-
-/** Each service runs its own outbox relay (and consumers) in-process, so killing it kills those too. */
-const KILLED = ['customers-v1', 'supplier-invoices-v1', 'attachments-v1', 'sales-orders-v3', 'webhook-publisher'];
-const KILLS_PER_SERVICE = FULL ? 4 : 1;
-const COUNTS: LoadCounts = FULL
-  ? { customerWorkers: 3, invoiceWorkers: 2, uploadWorkers: 3, largeUploadBytes: 12 * 1024 * 1024 }
-  : { customerWorkers: 2, invoiceWorkers: 1, uploadWorkers: 2, largeUploadBytes: 4 * 1024 * 1024 };
-/** The service behind each kind of request. */
-const SERVICE_OF: Record<OpKind, string> = {
-  createCustomer: 'customers-v1',
-  updateCustomer: 'customers-v1',
-  createInvoice: 'supplier-invoices-v1',
-  upload: 'attachments-v1',
-  createOrder: 'sales-orders-v3',
-  patchOrder: 'sales-orders-v3',
-};
-const ORDER_WORKERS = FULL ? 3 : 2;
-
-/**
- * Seed of the kill plan (which service, when, how far into an upload): fixed in CI so a run is
- * reproducible, random with RELIABILITY_FULL=1; RELIABILITY_SEED=<n> replays any run. Printed.
- */
-const SEED = process.env['RELIABILITY_SEED'] ? Number(process.env['RELIABILITY_SEED']) : FULL ? Math.floor(Math.random() * 2 ** 31) : 20261121;
-
-/** Orphan sweep settings of the run (the minimum age is one minute). */
-const ORPHAN_MAX_AGE_MS = 60_000;
-const ORPHAN_SWEEP_INTERVAL_S = 5;
-
-/** Per killed service, its kills in order: the pause before each, and for attachments-v1 how far into a large upload it lands. */
-type KillPlan = Record<string, Array<{ pauseMs: number; uploadFraction: number }>>;
-
-function killPlan(seed: number): KillPlan {
-  const kills = fc.array(
-    fc.record({ pauseMs: fc.integer({ min: 500, max: 6_000 }), uploadFraction: fc.double({ min: 0.1, max: 0.9, noNaN: true }) }),
-    { minLength: KILLS_PER_SERVICE, maxLength: KILLS_PER_SERVICE },
-  );
-  const [plan] = fc.sample(fc.record(Object.fromEntries(KILLED.map((service) => [service, kills]))), { seed, numRuns: 1 });
-  return plan;
-}
-
-interface Kill {
-  service: string;
-  atMs: number;
-  pid?: number;
-  restartedPid?: number;
-  /** Restart until ready, ms. */
-  downMs: number;
-  midUploadAt?: string;
-  pendingUploadsAfterKill?: number;
-}
+import { A, type Harness, putInventoryItems, startHarness } from './support/system';
 
 /**
  * The crash case (issue 10): SIGKILL every service (each with its outbox relay and consumers) and
@@ -329,9 +279,3 @@ describe('crash: SIGKILL during load', () => {
     expect(h.statuses.filter((s) => s.status >= 500)).toEqual([]);
   });
 });
-
-function countBy(values: string[]): Record<string, number> {
-  const counts: Record<string, number> = {};
-  for (const value of values) counts[value] = (counts[value] ?? 0) + 1;
-  return counts;
-}
