@@ -293,6 +293,25 @@ describe('GET /v1/customer?name= from kept name counts', () => {
     await expectWalkMatchesOracle(oracleList({ name: 'dropped', query: { name: '0% b' } }));
   });
 
+  it('registers one fragment of a company at a time, and those searched meanwhile after it', async () => {
+    const fragments = ['customer 2', 'customer 3', 'customer 4'];
+    let most = 0;
+    const watch = setInterval(() => {
+      void t.sql
+        .query<{ n: number }>(`SELECT count(*)::int AS n FROM customer_name_fragments WHERE company_id = $1 AND state = 'building'`, [COMPANY])
+        .then(({ rows }) => (most = Math.max(most, rows[0].n)));
+    }, 5);
+    try {
+      await Promise.all(fragments.map((name) => t.http.request(`/v1/customer?${new URLSearchParams({ name, pageSize: '1' })}`, { headers }).then((r) => r.text())));
+      await names().settled();
+    } finally {
+      clearInterval(watch);
+    }
+    expect(await registered()).toEqual(expect.arrayContaining(fragments));
+    expect(most).toBeLessThanOrEqual(1);
+    await expectNameCellsExact();
+  });
+
   it('empties the counts with the table', async () => {
     await t.sql.query(`TRUNCATE customers`);
     const { rows } = await t.sql.query(`SELECT 1 FROM customer_name_cells`);

@@ -17,6 +17,8 @@ const OPEN_WRITES_POLL_MS = 20;
 const ADJUST_CHUNK = 500;
 /** A `building` fragment this old was left by a registration that died (a crash): it is dropped. */
 const ABANDONED_AFTER = '10 minutes';
+/** Fragments of one company that wait for its registration under way; more are dropped (a later search asks again). */
+const PENDING_PER_COMPANY = 4;
 /** After a registration that did not happen (open writes too long, too slow, an error), the next try waits this long. */
 const RETRY_AFTER_MS = 10 * 60_000;
 
@@ -44,8 +46,8 @@ interface Adjustment {
  * 4. adds those to the cells, 500 per statement, then marks it `ready`;
  * 5. drops the least recently used beyond `perCompany`: marked `retiring` (the triggers skip it),
  *    the writes that saw it waited for as in 2, then deleted with its cells.
- * At most one registration per company runs in this process at a time. One that fails drops its
- * fragment again and is tried 10 minutes later; it only ever costs speed.
+ * At most one registration per company runs in this process at a time (up to 4 more wait their
+ * turn). One that fails drops its fragment again and is tried 10 minutes later; it only ever costs speed.
  */
 @Injectable()
 export class CustomerNameCounts implements NameCountObserver, BeforeApplicationShutdown {
@@ -53,6 +55,9 @@ export class CustomerNameCounts implements NameCountObserver, BeforeApplicationS
   private readonly registering = new Map<string, Promise<void>>();
   private readonly usedAt = new Map<string, number>();
   private readonly failedAt = new Map<string, number>();
+  /** Fragments waiting for their company's registration under way, at most PENDING_PER_COMPANY each. */
+  private readonly pending = new Map<string, string[]>();
+  private closing = false;
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
@@ -61,9 +66,16 @@ export class CustomerNameCounts implements NameCountObserver, BeforeApplicationS
 
   notCounted(companyId: string, fragment: string, matches: number): void {
     const { minMatches, perCompany } = this.settings.nameCounts;
+    if (matches < minMatches || perCompany === 0 || this.closing) return;
+    if (Date.now() - (this.failedAt.get(JSON.stringify([companyId, fragment])) ?? 0) < RETRY_AFTER_MS) return;
+    if (!this.registering.has(companyId)) return this.start(companyId, fragment, perCompany);
+    // One at a time per company: a few wait their turn, later ones are tried again by a later search.
+    const queue = this.pending.get(companyId) ?? [];
+    if (queue.length < PENDING_PER_COMPANY && !queue.includes(fragment)) this.pending.set(companyId, [...queue, fragment]);
+  }
+
+  private start(companyId: string, fragment: string, perCompany: number): void {
     const key = JSON.stringify([companyId, fragment]);
-    if (matches < minMatches || perCompany === 0 || this.registering.has(companyId)) return;
-    if (Date.now() - (this.failedAt.get(key) ?? 0) < RETRY_AFTER_MS) return;
     const registration = this.register(companyId, fragment, perCompany).then(
       (done) => {
         if (!done) this.remember(this.failedAt, key);
@@ -75,7 +87,13 @@ export class CustomerNameCounts implements NameCountObserver, BeforeApplicationS
     );
     this.registering.set(
       companyId,
-      registration.finally(() => this.registering.delete(companyId)),
+      registration.finally(() => {
+        this.registering.delete(companyId);
+        const [next, ...rest] = this.pending.get(companyId) ?? [];
+        if (rest.length > 0) this.pending.set(companyId, rest);
+        else this.pending.delete(companyId);
+        if (next !== undefined && !this.closing) this.start(companyId, next, perCompany);
+      }),
     );
   }
 
@@ -216,10 +234,12 @@ export class CustomerNameCounts implements NameCountObserver, BeforeApplicationS
 
   /** Settles the registrations under way (tests wait for them; shutdown lets them finish before the pool closes). */
   async settled(): Promise<void> {
-    await Promise.all(this.registering.values());
+    // A settled registration may start the next one waiting.
+    while (this.registering.size > 0) await Promise.all(this.registering.values());
   }
 
   async beforeApplicationShutdown(): Promise<void> {
+    this.closing = true;
     await this.settled();
   }
 }
