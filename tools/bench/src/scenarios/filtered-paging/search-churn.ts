@@ -12,6 +12,8 @@ export interface ChurnPhase {
   measurement: LoadMeasurement;
   maxMs: number;
   searches: number;
+  /** p50 ms of the GET before each PUT (not in the PUT's figures). */
+  getP50Ms: number;
 }
 
 export interface SearchChurn {
@@ -79,13 +81,16 @@ async function searcher(url: string, headers: Record<string, string>, fragments:
   return done;
 }
 
-/** GET then PUT with If-Match, renaming customers in turn, until `stopAt`; returns each PUT's ms. */
-async function writer(url: string, headers: Record<string, string>, numbers: string[], stopAt: number, round0: number): Promise<number[]> {
+/** GET then PUT with If-Match, renaming customers in turn, until `stopAt`; returns each PUT's and each GET's ms. */
+async function writer(url: string, headers: Record<string, string>, numbers: string[], stopAt: number, round0: number): Promise<{ times: number[]; gets: number[] }> {
   const times: number[] = [];
+  const gets: number[] = [];
   for (let i = 0; performance.now() < stopAt; i++) {
     const customer = `${url}/v1/customer/${encodeURIComponent(numbers[i % numbers.length])}`;
+    const getStart = performance.now();
     const read = await fetch(customer, { headers });
     await read.text();
+    gets.push(performance.now() - getStart);
     if (read.status !== 200) throw new Error(`GET ${customer} answered ${read.status}`);
     const name = `${NAME_FIRST[(i + round0) % NAME_FIRST.length]}${NAME_SECOND[(i * 5 + round0) % NAME_SECOND.length]} Churn ${i}`;
     const start = performance.now();
@@ -98,12 +103,12 @@ async function writer(url: string, headers: Record<string, string>, numbers: str
     times.push(performance.now() - start);
     if (put.status !== 200 && put.status !== 204) throw new Error(`PUT ${customer} answered ${put.status}: ${body.slice(0, 300)}`);
   }
-  return times;
+  return { times, gets };
 }
 
 async function phase(label: string, url: string, companyHeaders: { read: Record<string, string>; write: Record<string, string> }, numbers: string[], fragments: string[], searchers: number, seconds: number, round0: number): Promise<ChurnPhase> {
   const stopAt = performance.now() + seconds * 1000;
-  const [times, ...searches] = await Promise.all([
+  const [{ times, gets }, ...searches] = await Promise.all([
     writer(url, companyHeaders.write, numbers, stopAt, round0),
     ...Array.from({ length: searchers }, (_, s) => searcher(url, companyHeaders.read, fragments, Math.floor((s * fragments.length) / searchers), stopAt)),
   ]);
@@ -120,7 +125,7 @@ async function phase(label: string, url: string, companyHeaders: { read: Record<
     bytesPerSecond: 0,
     durationSeconds: seconds,
   };
-  return { measurement, maxMs: round(Math.max(...times), 1), searches: searches.reduce((a, b) => a + b, 0) };
+  return { measurement, maxMs: round(Math.max(...times), 1), searches: searches.reduce((a, b) => a + b, 0), getP50Ms: round(quantile(gets, 0.5), 1) };
 }
 
 async function maxFragmentId(databaseUrl: string): Promise<number> {
@@ -155,7 +160,7 @@ export async function measureSearchChurn(
   try {
     const numbers = ((JSON.parse(await fetchBody(`${on.url}/v1/customer?pageSize=200&pageNumber=5`, headers.read)) as Array<{ number: string }>)).map((c) => c.number);
     const alone = await phase('writer alone', on.url, headers, numbers, fragments, 0, seconds, 0);
-    context.log(`filtered-paging churn: writer alone p50 ${alone.measurement.p50Ms} ms, p99 ${alone.measurement.p99Ms} ms, max ${alone.maxMs} ms`);
+    context.log(`filtered-paging churn: writer alone p50 ${alone.measurement.p50Ms} ms, p99 ${alone.measurement.p99Ms} ms, max ${alone.maxMs} ms, ${alone.measurement.requests} writes, GET p50 ${alone.getP50Ms} ms`);
     const countsOff = await phase('searches, counts off', off.url, headers, numbers, fragments, 2, seconds, 1);
     context.log(`filtered-paging churn: counts off p50 ${countsOff.measurement.p50Ms} ms, p99 ${countsOff.measurement.p99Ms} ms, max ${countsOff.maxMs} ms`);
     const before = await maxFragmentId(databaseUrl);
@@ -183,6 +188,7 @@ export function churnCase(churn: SearchChurn): ScenarioCase {
       'max ms counts on': churn.countsOn.maxMs,
       'searches counts off': churn.countsOff.searches,
       'searches counts on': churn.countsOn.searches,
+      'GET p50 ms alone / counts off / counts on': phases.map((p) => p.getP50Ms).join(' / '),
     },
     measurements: phases.map((p) => p.measurement),
     ratios: {
