@@ -22,6 +22,9 @@ const PENDING_PER_COMPANY = 4;
 /** After a registration that did not happen (open writes too long, too slow, an error), the next try waits this long. */
 const RETRY_AFTER_MS = 10 * 60_000;
 
+/** What register() did: counted it now, found it registered (or being registered), or left it for later (a replacement too soon). */
+export type Registration = 'registered' | 'exists' | 'throttled';
+
 interface Adjustment {
   status: string;
   id_bucket: string;
@@ -47,7 +50,8 @@ interface Adjustment {
  * 5. drops the least recently used beyond `perCompany`: marked `retiring` (the triggers skip it),
  *    the writes that saw it waited for as in 2, then deleted with its cells.
  * At most one registration per company runs in this process at a time (up to 4 more wait their
- * turn). One that fails drops its fragment again and is tried 10 minutes later; it only ever costs speed.
+ * turn), and once the company keeps `perCompany` fragments a new one replaces one at most every
+ * `replaceIntervalMs`. One that fails drops its fragment again and is tried 10 minutes later; it only ever costs speed.
  */
 @Injectable()
 export class CustomerNameCounts implements NameCountObserver, BeforeApplicationShutdown {
@@ -55,6 +59,8 @@ export class CustomerNameCounts implements NameCountObserver, BeforeApplicationS
   private readonly registering = new Map<string, Promise<void>>();
   private readonly usedAt = new Map<string, number>();
   private readonly failedAt = new Map<string, number>();
+  /** When each company last began a registration that replaces a kept fragment. */
+  private readonly replacedAt = new Map<string, number>();
   /** Fragments waiting for their company's registration under way, at most PENDING_PER_COMPANY each. */
   private readonly pending = new Map<string, string[]>();
   private closing = false;
@@ -68,6 +74,8 @@ export class CustomerNameCounts implements NameCountObserver, BeforeApplicationS
     const { minMatches, perCompany } = this.settings.nameCounts;
     if (matches < minMatches || perCompany === 0 || this.closing) return;
     if (Date.now() - (this.failedAt.get(JSON.stringify([companyId, fragment])) ?? 0) < RETRY_AFTER_MS) return;
+    // Full when it last replaced one: it still is, most likely, and the next replacement must wait.
+    if (this.replacingTooSoon(companyId)) return;
     if (!this.registering.has(companyId)) return this.start(companyId, fragment, perCompany);
     // One at a time per company: a few wait their turn, later ones are tried again by a later search.
     const queue = this.pending.get(companyId) ?? [];
@@ -77,8 +85,8 @@ export class CustomerNameCounts implements NameCountObserver, BeforeApplicationS
   private start(companyId: string, fragment: string, perCompany: number): void {
     const key = JSON.stringify([companyId, fragment]);
     const registration = this.register(companyId, fragment, perCompany).then(
-      (done) => {
-        if (!done) this.remember(this.failedAt, key);
+      (result) => {
+        if (result === 'exists') this.remember(this.failedAt, key);
       },
       (error: unknown) => {
         this.remember(this.failedAt, key);
@@ -97,8 +105,22 @@ export class CustomerNameCounts implements NameCountObserver, BeforeApplicationS
     );
   }
 
-  /** True when registered now; false when it was registered already (or is being, elsewhere). */
-  async register(companyId: string, fragment: string, perCompany: number): Promise<boolean> {
+  private replacingTooSoon(companyId: string): boolean {
+    return Date.now() - (this.replacedAt.get(companyId) ?? -Infinity) < this.settings.nameCounts.replaceIntervalMs;
+  }
+
+  /**
+   * Registers the fragment (the steps above). A company that keeps `perCompany` fragments already
+   * replaces one at most every `replaceIntervalMs`: a client cycling broad fragments then costs one
+   * backfill per interval instead of a stream of them.
+   */
+  async register(companyId: string, fragment: string, perCompany: number): Promise<Registration> {
+    const [{ kept }] = await this.db.query<Array<{ kept: number }>>(
+      `SELECT count(*)::int AS kept FROM customer_name_fragments WHERE company_id = $1 AND state <> 'retiring'`,
+      [companyId],
+    );
+    const replacing = kept >= perCompany;
+    if (replacing && this.replacingTooSoon(companyId)) return 'throttled';
     const inserted = await this.db.query<Array<{ id: string }>>(
       `INSERT INTO customer_name_fragments AS f (company_id, fragment, state) VALUES ($1, $2, 'building')
        ON CONFLICT (company_id, fragment) DO NOTHING RETURNING f.id`,
@@ -106,8 +128,9 @@ export class CustomerNameCounts implements NameCountObserver, BeforeApplicationS
     );
     if (inserted.length === 0) {
       await this.dropAbandoned(companyId, fragment);
-      return false;
+      return 'exists';
     }
+    if (replacing) this.remember(this.replacedAt, companyId);
     const id = inserted[0].id;
     try {
       await this.waitForOpenWrites();
@@ -122,7 +145,7 @@ export class CustomerNameCounts implements NameCountObserver, BeforeApplicationS
       throw error;
     }
     await this.retire(companyId, await this.leastRecentlyUsed(companyId, perCompany));
-    return true;
+    return 'registered';
   }
 
   /**
