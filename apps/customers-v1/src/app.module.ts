@@ -50,6 +50,10 @@ export class CustomersAppModule {
 function customerSettingsFrom(config: CustomersConfig): CustomerSettings {
   return {
     maxPageSize: config.CUSTOMER_MAX_PAGE_SIZE,
-    nameCounts: { minMatches: config.CUSTOMER_NAME_COUNT_MIN_MATCHES, perCompany: config.CUSTOMER_NAME_COUNTS_PER_COMPANY },
+    nameCounts: {
+      minMatches: config.CUSTOMER_NAME_COUNT_MIN_MATCHES,
+      perCompany: config.CUSTOMER_NAME_COUNTS_PER_COMPANY,
+      replaceIntervalMs: config.CUSTOMER_NAME_COUNT_REPLACE_INTERVAL_MS,
+    },
   };
 }

@@ -29,4 +29,14 @@ export class CustomersConfig extends KafkaServiceConfig {
   @Min(0)
   @Max(1000)
   CUSTOMER_NAME_COUNTS_PER_COMPANY = 32;
+
+  /**
+   * Once a company keeps its most fragments, a new one replaces the least recently used at most this
+   * often (per process): a client cycling broad fragments costs one backfill per interval, not a
+   * stream of them (issue 31). 0: no limit.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  CUSTOMER_NAME_COUNT_REPLACE_INTERVAL_MS = 60_000;
 }

@@ -8,6 +8,7 @@ import { IndexTimeBucketCells1765500000000 } from './migrations/1765500000000-in
 import { CreateCustomerNameCounts1766200000000 } from './migrations/1766200000000-create-customer-name-counts';
 import { CoverNameInListIndexes1766200000001 } from './migrations/1766200000001-cover-name-in-list-indexes';
 import { RestoreNameCellsClear1766300000000 } from './migrations/1766300000000-restore-name-cells-clear';
+import { RegisterNameFragmentsWithoutBlocking1766400000000 } from './migrations/1766400000000-register-name-fragments-without-blocking';
 import { EnableTenantViews1766700000000 } from './migrations/1766700000000-enable-tenant-views';
 
 /** Everything this service keeps in its database; the migrations are the schema's source of truth. */
@@ -21,6 +22,7 @@ export const CUSTOMERS_MIGRATIONS = [
   CreateCustomerNameCounts1766200000000,
   CoverNameInListIndexes1766200000001,
   RestoreNameCellsClear1766300000000,
+  RegisterNameFragmentsWithoutBlocking1766400000000,
   EnableTenantViews1766700000000,
   // The transactional outbox of this service's events (libs/messaging).
   ...OUTBOX_MIGRATIONS,

@@ -49,7 +49,7 @@ export function isNameCountedListQuery(query: CustomerListQuery): boolean {
  * A name-filtered page (see isNameCountedListQuery) in one statement over the cells of the
  * request's fragment, the same way as the timestamp-filtered list (`timeBucketedCountsSql`,
  * `bucketSeekPageSql`), with id buckets of 2^12. When the company has no counts for the fragment
- * (never registered, or dropped as least recently used) the statement returns no rows, as it does
+ * (never registered, still being built, or dropped as least recently used) the statement returns no rows, as it does
  * for a page past the end: the caller then counts the rows themselves (`readCustomerRows`).
  */
 export function customerNameCountedPageQuery(companyId: string, query: CustomerListQuery, json = CUSTOMER_JSON): SqlQuery {
@@ -57,7 +57,8 @@ export function customerNameCountedPageQuery(companyId: string, query: CustomerL
   const { values, param } = pageParameters(companyId, query.page);
   const fragment = param(nameFragment(query.name));
   const status = query.status === undefined ? '' : ` AND status = ${param(query.status)}`;
-  const cellConditions = ` AND fragment_id = (SELECT id FROM customer_name_fragments WHERE company_id = $1 AND fragment = ${fragment})${status}`;
+  // Only a `ready` fragment's cells are complete (customers-v1 migration 1766400000000).
+  const cellConditions = ` AND fragment_id = (SELECT id FROM customer_name_fragments WHERE company_id = $1 AND fragment = ${fragment} AND state = 'ready')${status}`;
   // strpos, not the trigram LIKE: the rows are read by id range, and the cells use strpos too.
   const rowConditions = ` AND strpos(lower(c.name), ${fragment}) > 0${status.replace('status', 'c.status')}`;
   const list = { ...customersList(json), idBits: NAME_ID_BUCKET_BITS };

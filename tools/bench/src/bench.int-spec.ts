@@ -130,7 +130,14 @@ describe('tools/bench against the real system', () => {
     const results = await runScenarios(system, {
       scenarios: [filteredPagingScenario],
       load: TINY,
-      options: { 'filtered.customers': '3000', 'filtered.invoices': '2000', 'filtered.orders': '3000', 'filtered.samples': '1', 'filtered.syncBudgetSeconds': '60' },
+      options: {
+        'filtered.customers': '3000',
+        'filtered.invoices': '2000',
+        'filtered.orders': '3000',
+        'filtered.samples': '1',
+        'filtered.syncBudgetSeconds': '60',
+        'filtered.churnSeconds': '2',
+      },
       log: (line) => lines.push(line),
     });
     const [report] = results.scenarios;
@@ -138,7 +145,13 @@ describe('tools/bench against the real system', () => {
     expect(report.cases.length).toBeGreaterThan(20);
     const all = report.cases.find((c) => c.name === 'lastModified >= (all rows)');
     expect(all?.facts['totalCount']).toBe(3000);
-    for (const c of report.cases) {
+    // The writer beside the name search churn: alone, with counts off, with counts on, each timed.
+    const churn = report.cases.find((c) => c.name === 'writes during name search churn');
+    expect(churn?.measurements.map((m) => m.target)).toEqual(['writer alone', 'searches, counts off', 'searches, counts on']);
+    for (const m of churn?.measurements ?? []) expect(m.requests).toBeGreaterThan(0);
+    expect(Number(churn?.facts['searches counts on'])).toBeGreaterThan(0);
+    expect(report.targets.filter((t) => t.description.startsWith('writes during name search churn'))).toHaveLength(2);
+    for (const c of report.cases.filter((c) => c !== churn)) {
       expect(c.measurements.map((m) => m.target)).toEqual(['page 1', 'last page']);
       expect(Number.isFinite(c.ratios['last/first'])).toBe(true);
     }

@@ -3,6 +3,9 @@ export const CUSTOMER_SETTINGS = Symbol('CUSTOMER_SETTINGS');
 
 export interface CustomerSettings {
   maxPageSize: number;
-  /** Kept name counts (CustomerNameCounts): the matches that earn a fragment counts, and how many a company keeps. */
-  nameCounts: { minMatches: number; perCompany: number };
+  /**
+   * Kept name counts (CustomerNameCounts): the matches that earn a fragment counts, how many a company
+   * keeps, and how often a new one may replace one of them.
+   */
+  nameCounts: { minMatches: number; perCompany: number; replaceIntervalMs: number };
 }

@@ -1,14 +1,22 @@
 import { Client } from 'pg';
-import { expectPageMatchesOracle, expectWalkMatchesOracle, type OracleList, timeBucketStart } from '@erp/testing';
-import { CustomerNameCounts } from './repository/customer-name-counts';
+import {
+  expectPageMatchesOracle,
+  expectWalkMatchesOracle,
+  type OracleList,
+  timeBucketStart,
+} from '@erp/testing';
 import { customerOracleList, expectedCustomerNumbers } from '../testing/customer-list-oracle';
-import { startCustomersTestApp, type CustomersTestApp } from '../testing/customers-test-app';
+import type { CustomersTestApp } from '../testing/customers-test-app';
+import {
+  NAME_COMPANY as COMPANY,
+  NAME_MIN_MATCHES as MIN_MATCHES,
+  NAME_OTHER as OTHER,
+  NAME_PER_COMPANY as PER_COMPANY,
+  nameCountHelpers,
+  startNameCountsApp,
+} from '../testing/customer-name-counts-testing';
 
-const COMPANY = '1000001';
-const OTHER = '2000002';
 const PAGE_SIZE = 300;
-const MIN_MATCHES = 50;
-const PER_COMPANY = 4;
 let t: CustomersTestApp;
 let headers: Record<string, string>;
 
@@ -19,58 +27,18 @@ interface Filter {
 
 const oracleList = (filter: Filter, companyId = COMPANY, pageSize = PAGE_SIZE): OracleList =>
   customerOracleList({ http: t.http, sql: t.sql, companyId, headers, filter, pageSize });
-
-/** One request with the name filter (its exact count may register the fragment), then the registration settled. */
-async function search(name: string, companyHeaders = headers): Promise<number | undefined> {
-  const response = await t.http.request(`/v1/customer?${new URLSearchParams({ name, pageSize: '1' })}`, { headers: companyHeaders });
-  expect(response.status).toBe(200);
-  const records = (await response.json()) as Array<{ metadata: { totalCount: number } }>;
-  await t.service.app.get(CustomerNameCounts).settled();
-  return records[0]?.metadata.totalCount;
-}
-
-async function registered(companyId = COMPANY): Promise<string[]> {
-  const { rows } = await t.sql.query<{ fragment: string }>(`SELECT fragment FROM customer_name_fragments WHERE company_id = $1 ORDER BY fragment`, [companyId]);
-  return rows.map((r) => r.fragment);
-}
-
-/** Every registered fragment's cells must equal a fresh count of the names that contain it, cell by cell. */
-async function expectNameCellsExact(): Promise<void> {
-  const { rows } = await t.sql.query(
-    `SELECT k.*, b.row_count AS kept FROM (
-       SELECT f.company_id, f.id AS fragment_id, c.status, c.internal_id >> 12 AS id_bucket,
-              customer_name_time_bucket(c.last_modified_at) AS modified_bucket, customer_name_time_bucket(c.created_at) AS created_bucket, count(*)::int AS counted
-       FROM customer_name_fragments f JOIN customers c ON c.company_id = f.company_id AND position(f.fragment IN lower(c.name)) > 0
-       GROUP BY 1, 2, 3, 4, 5, 6) k
-     FULL JOIN (SELECT * FROM customer_name_cells WHERE row_count <> 0) b USING (company_id, fragment_id, status, id_bucket, modified_bucket, created_bucket)
-     WHERE coalesce(k.counted, 0) <> coalesce(b.row_count, 0)`,
-  );
-  expect(rows).toEqual([]);
-}
+const { search, registered, expectNameCellsExact, expectNameWalk } = nameCountHelpers(
+  () => t,
+  () => headers,
+);
 
 describe('GET /v1/customer?name= from kept name counts', () => {
   let rowModified: string;
   const createdBoundary = timeBucketStart('2024-04-01T00:00:00Z', 19).toISOString().replace('Z', '');
 
   beforeAll(async () => {
-    t = await startCustomersTestApp({
-      CUSTOMER_MAX_PAGE_SIZE: '1000',
-      CUSTOMER_NAME_COUNT_MIN_MATCHES: String(MIN_MATCHES),
-      CUSTOMER_NAME_COUNTS_PER_COMPANY: String(PER_COMPANY),
-    });
+    t = await startNameCountsApp();
     headers = await t.auth.headers({ company: COMPANY });
-    // 22k rows over six id buckets of 2^12 and many time buckets, every tenth of another company;
-    // names with "bygg" (any case), and with LIKE's wildcards % and _ as plain characters.
-    await t.sql.query(
-      `INSERT INTO customers (company_id, number, name, status, created_at, last_modified_at)
-       SELECT CASE WHEN i % 10 = 0 THEN $2 ELSE $1 END, 'N' || lpad(i::text, 6, '0'),
-              CASE WHEN i % 7 = 0 THEN 'Nordbygg ' WHEN i % 11 = 0 THEN '100% BYGG_' WHEN i % 13 = 0 THEN 'Bygg_Co ' ELSE 'Customer ' END || i,
-              (ARRAY['Active', 'Active', 'Active', 'Inactive', 'OnHold'])[1 + abs(hashint4(i)) % 5],
-              created, CASE WHEN abs(hashint4(i * 7)) % 3 = 0 THEN created + (abs(hashint4(i * 13)) % 900) * interval '1 day' ELSE created END
-       FROM generate_series(1, 22000) AS i, LATERAL (SELECT timestamptz '2024-01-01T00:00:00Z' + i * interval '40 minutes' + (i % 1000) * interval '1 millisecond' AS created) c
-       ORDER BY i`,
-      [COMPANY, OTHER],
-    );
     const { rows } = await t.sql.query<{ modified: Date }>(
       `SELECT last_modified_at AS modified FROM customers WHERE company_id = $1 AND last_modified_at <> created_at ORDER BY internal_id OFFSET 3000 LIMIT 1`,
       [COMPANY],
@@ -85,7 +53,9 @@ describe('GET /v1/customer?name= from kept name counts', () => {
   it('counts a fragment once its exact count finds enough customers, and answers its later pages from the counts', async () => {
     expect(await registered()).toEqual([]);
     // Few matches: counted from the rows each time, never registered.
-    expect(await search('nordbygg 2107')).toBe((await expectedCustomerNumbers(t.sql, COMPANY, { name: 'nordbygg 2107' })).length);
+    expect(await search('nordbygg 2107')).toBe(
+      (await expectedCustomerNumbers(t.sql, COMPANY, { name: 'nordbygg 2107' })).length,
+    );
     expect(await registered()).toEqual([]);
     // Many: the first request counts the rows (exactly), then the fragment is registered, lower-cased.
     const expected = await expectedCustomerNumbers(t.sql, COMPANY, { name: 'bygg' });
@@ -100,7 +70,9 @@ describe('GET /v1/customer?name= from kept name counts', () => {
       [COMPANY],
     );
     expect(await search('Bygg')).toBe(expected.length + 1000);
-    await t.sql.query(`UPDATE customer_name_cells SET row_count = row_count - 1000 WHERE ctid = $1`, [rows[0].ctid]);
+    await t.sql.query(`UPDATE customer_name_cells SET row_count = row_count - 1000 WHERE ctid = $1`, [
+      rows[0].ctid,
+    ]);
     expect(await search('bygg')).toBe(expected.length);
   });
 
@@ -108,8 +80,19 @@ describe('GET /v1/customer?name= from kept name counts', () => {
     const filters: Filter[] = [
       { name: 'name', query: { name: 'bygg' } },
       { name: 'name + status', query: { name: 'BYGG', status: 'Active' } },
-      { name: 'name + lastModified >=', query: { name: 'bygg', lastModifiedDateTime: rowModified, lastModifiedDateTimeCondition: '>=' } },
-      { name: 'name + status + created <', query: { name: 'bygg', status: 'Active', createdDateTime: createdBoundary, createdDateTimeCondition: '<' } },
+      {
+        name: 'name + lastModified >=',
+        query: { name: 'bygg', lastModifiedDateTime: rowModified, lastModifiedDateTimeCondition: '>=' },
+      },
+      {
+        name: 'name + status + created <',
+        query: {
+          name: 'bygg',
+          status: 'Active',
+          createdDateTime: createdBoundary,
+          createdDateTimeCondition: '<',
+        },
+      },
       // LIKE's wildcards in the name are plain characters, in the counts as in the rows.
       { name: 'name with %', query: { name: '0% b' } },
       { name: 'name with _', query: { name: 'g_c' } },
@@ -129,7 +112,10 @@ describe('GET /v1/customer?name= from kept name counts', () => {
     const watched: Filter[] = [
       { name: 'name', query: { name: 'bygg' } },
       { name: 'name + status', query: { name: 'bygg', status: 'Inactive' } },
-      { name: 'name + lastModified >=', query: { name: 'bygg', lastModifiedDateTime: rowModified, lastModifiedDateTimeCondition: '>=' } },
+      {
+        name: 'name + lastModified >=',
+        query: { name: 'bygg', lastModifiedDateTime: rowModified, lastModifiedDateTimeCondition: '>=' },
+      },
     ];
     for (let step = 0; step < 9; step++) {
       await t.sql.query(
@@ -145,9 +131,13 @@ describe('GET /v1/customer?name= from kept name counts', () => {
          WHERE company_id = $1 AND abs(hashint4(internal_id::int * 31 + $2)) % 150 = 0`,
         [COMPANY, step],
       );
-      await t.sql.query(`DELETE FROM customers WHERE company_id = $1 AND abs(hashint4(internal_id::int * 17 + $2)) % 200 = 0`, [COMPANY, step]);
+      await t.sql.query(
+        `DELETE FROM customers WHERE company_id = $1 AND abs(hashint4(internal_id::int * 17 + $2)) % 200 = 0`,
+        [COMPANY, step],
+      );
       const filter = watched[step % watched.length];
-      for (const pageNumber of [1, 2 + step, 8 + step]) await expectPageMatchesOracle(oracleList(filter, COMPANY, 100), pageNumber);
+      for (const pageNumber of [1, 2 + step, 8 + step])
+        await expectPageMatchesOracle(oracleList(filter, COMPANY, 100), pageNumber);
     }
     await expectNameCellsExact();
   }, 120_000);
@@ -161,65 +151,15 @@ describe('GET /v1/customer?name= from kept name counts', () => {
     const { rows } = await t.sql.query(
       `SELECT DISTINCT c.company_id, f.company_id AS fragment_company FROM customer_name_cells c JOIN customer_name_fragments f ON f.id = c.fragment_id`,
     );
-    expect(rows).toEqual(expect.arrayContaining([{ company_id: COMPANY, fragment_company: COMPANY }, { company_id: OTHER, fragment_company: OTHER }]));
+    expect(rows).toEqual(
+      expect.arrayContaining([
+        { company_id: COMPANY, fragment_company: COMPANY },
+        { company_id: OTHER, fragment_company: OTHER },
+      ]),
+    );
     expect(rows).toHaveLength(2);
     await expectNameCellsExact();
-    await expectWalkMatchesOracle(customerOracleList({ http: t.http, sql: t.sql, companyId: OTHER, headers: otherHeaders, filter: { name: 'other', query: { name: 'bygg' } }, pageSize: 100 }));
-  });
-
-  it('waits for the open writes of the company before counting a new fragment, and holds its writes until it is counted', async () => {
-    const writer = new Client({ connectionString: t.database.url });
-    const registrar = new Client({ connectionString: t.database.url });
-    await Promise.all([connect(writer), connect(registrar)]);
-    try {
-      const insert = (number: string, name: string) =>
-        writer.query(`INSERT INTO customers (company_id, number, name, status, created_at, last_modified_at) VALUES ($1, $2, $3, 'Active', now(), now())`, [COMPANY, number, name]);
-      // A write open first: the registration waits for its commit and then counts its row.
-      await writer.query('BEGIN');
-      await insert('C1', 'Skogbygg C1');
-      let settled = false;
-      const first = registrar
-        .query<{ registered: boolean }>(`SELECT register_customer_name_fragment($1, 'skogbygg', $2) AS registered`, [COMPANY, PER_COMPANY])
-        .finally(() => (settled = true));
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      expect(settled).toBe(false);
-      await writer.query('COMMIT');
-      expect((await first).rows[0].registered).toBe(true);
-      // A registration open first: the write waits for it and then adds its row to the new fragment.
-      await t.sql.query(`INSERT INTO customers (company_id, number, name, status, created_at, last_modified_at) SELECT $1, 'S' || i, 'Skog ' || i, 'Active', now(), now() FROM generate_series(1, 60) i`, [COMPANY]);
-      await registrar.query('BEGIN');
-      await registrar.query(`SELECT register_customer_name_fragment($1, 'skog ', $2)`, [COMPANY, PER_COMPANY]);
-      const second = insert('C2', 'Skog C2');
-      await expectWaiting(writer);
-      await registrar.query('COMMIT');
-      await second;
-      await expectNameCellsExact();
-      const { rows } = await t.sql.query<{ n: number }>(
-        `SELECT sum(row_count)::int AS n FROM customer_name_cells c JOIN customer_name_fragments f ON f.id = c.fragment_id WHERE f.company_id = $1 AND f.fragment = 'skog '`,
-        [COMPANY],
-      );
-      expect(rows[0].n).toBe(61);
-    } finally {
-      await Promise.all([writer.end(), registrar.end()]);
-    }
-  });
-
-  it('gives up registering when the company\'s writes leave no gap for 2 s, and the writes go on', async () => {
-    const writer = new Client({ connectionString: t.database.url });
-    await writer.connect();
-    try {
-      await writer.query('BEGIN');
-      await writer.query(`INSERT INTO customers (company_id, number, name, status, created_at, last_modified_at) VALUES ($1, 'G1', 'Gap 1', 'Active', now(), now())`, [COMPANY]);
-      const started = Date.now();
-      const { rows } = await t.sql.query(`SELECT register_customer_name_fragment($1, 'gap', $2) AS registered`, [COMPANY, PER_COMPANY]);
-      expect(rows[0].registered).toBe(false);
-      expect(Date.now() - started).toBeGreaterThanOrEqual(1900);
-      await writer.query(`INSERT INTO customers (company_id, number, name, status, created_at, last_modified_at) VALUES ($1, 'G2', 'Gap 2', 'Active', now(), now())`, [COMPANY]);
-      await writer.query('COMMIT');
-      expect(await registered()).not.toContain('gap');
-    } finally {
-      await writer.end();
-    }
+    await expectNameWalk(OTHER, otherHeaders, 'bygg', 100);
   });
 
   it('refuses a write of customers at another isolation level than READ COMMITTED rather than miss a count', async () => {
@@ -227,9 +167,12 @@ describe('GET /v1/customer?name= from kept name counts', () => {
     await writer.connect();
     try {
       await writer.query('BEGIN ISOLATION LEVEL REPEATABLE READ');
-      await expect(writer.query(`INSERT INTO customers (company_id, number, name, status, created_at, last_modified_at) VALUES ($1, 'RR1', 'Repeatable', 'Active', now(), now())`, [COMPANY])).rejects.toThrow(
-        /READ COMMITTED/,
-      );
+      await expect(
+        writer.query(
+          `INSERT INTO customers (company_id, number, name, status, created_at, last_modified_at) VALUES ($1, 'RR1', 'Repeatable', 'Active', now(), now())`,
+          [COMPANY],
+        ),
+      ).rejects.toThrow(/READ COMMITTED/);
       await writer.query('ROLLBACK');
     } finally {
       await writer.end();
@@ -237,7 +180,11 @@ describe('GET /v1/customer?name= from kept name counts', () => {
   });
 
   it('keeps at most CUSTOMER_NAME_COUNTS_PER_COMPANY fragments, dropping the least recently used with its cells, and still answers it exactly', async () => {
-    await t.sql.query(`UPDATE customer_name_fragments SET used_at = now() - interval '1 day' WHERE company_id = $1 AND fragment = '0% b'`, [COMPANY]);
+    await search('nordbygg');
+    await t.sql.query(
+      `UPDATE customer_name_fragments SET used_at = now() - interval '1 day' WHERE company_id = $1 AND fragment = '0% b'`,
+      [COMPANY],
+    );
     const before = await registered();
     expect(before).toHaveLength(PER_COMPANY);
     expect(before).toContain('0% b');
@@ -246,7 +193,9 @@ describe('GET /v1/customer?name= from kept name counts', () => {
     expect(after).toHaveLength(PER_COMPANY);
     expect(after).toContain('customer 1');
     expect(after).not.toContain('0% b');
-    const { rows } = await t.sql.query(`SELECT 1 FROM customer_name_cells WHERE fragment_id NOT IN (SELECT id FROM customer_name_fragments)`);
+    const { rows } = await t.sql.query(
+      `SELECT 1 FROM customer_name_cells WHERE fragment_id NOT IN (SELECT id FROM customer_name_fragments)`,
+    );
     expect(rows).toEqual([]);
     await expectNameCellsExact();
     // A request for it counts the rows again.
@@ -257,27 +206,13 @@ describe('GET /v1/customer?name= from kept name counts', () => {
     await t.sql.query(`TRUNCATE customers`);
     const { rows } = await t.sql.query(`SELECT 1 FROM customer_name_cells`);
     expect(rows).toEqual([]);
-    await t.sql.query(`INSERT INTO customers (company_id, number, name, status, created_at, last_modified_at) SELECT $1, 'T' || i, 'Bygg ' || i, 'Active', now(), now() FROM generate_series(1, 120) i`, [COMPANY]);
+    await t.sql.query(
+      `INSERT INTO customers (company_id, number, name, status, created_at, last_modified_at) SELECT $1, 'T' || i, 'Bygg ' || i, 'Active', now(), now() FROM generate_series(1, 120) i`,
+      [COMPANY],
+    );
     await expectNameCellsExact();
-    await expectWalkMatchesOracle(oracleList({ name: 'after truncate', query: { name: 'bygg' } }, COMPANY, 50));
+    await expectWalkMatchesOracle(
+      oracleList({ name: 'after truncate', query: { name: 'bygg' } }, COMPANY, 50),
+    );
   });
 });
-
-const backendPids = new Map<Client, number>();
-
-async function connect(client: Client): Promise<void> {
-  await client.connect();
-  const { rows } = await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
-  backendPids.set(client, rows[0].pid);
-}
-
-/** Waits until the client's session is blocked on a lock (the advisory lock of a company's fragments). */
-async function expectWaiting(client: Client): Promise<void> {
-  const pid = backendPids.get(client);
-  for (let attempt = 0; attempt < 100; attempt++) {
-    const { rows } = await t.sql.query<{ waiting: boolean }>(`SELECT wait_event_type = 'Lock' AS waiting FROM pg_stat_activity WHERE pid = $1`, [pid]);
-    if (rows[0]?.waiting) return;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error(`session ${pid} never waited for a lock`);
-}

@@ -63,6 +63,7 @@ export async function runScenarios(system: RunningSystem, options: ScenarioRunOp
     databaseUrls: system.databaseUrls,
     pids: Object.fromEntries(system.processes.map((p) => [p.name, p.child.pid ?? 0])),
     keys: system.keys,
+    kafkaBrokers: system.kafkaBrokers,
     load: options.load,
     options: options.options ?? {},
     seed,

@@ -27,6 +27,8 @@ export interface BenchContext {
   pids: Record<string, number>;
   /** The key the system trusts: sign tokens with `signDevToken(keys.privateKeyPem, ...)`. */
   keys: DevKeyPair;
+  /** The Kafka the services use: for a scenario that starts a process of its own beside them. */
+  kafkaBrokers: string[];
   load: LoadSettings;
   /** Scenario-specific options from the command line (`--customers.sizes=10000,100000`). */
   options: Record<string, string>;

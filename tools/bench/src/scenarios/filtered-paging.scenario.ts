@@ -8,6 +8,7 @@ import { sampleMemory } from '../framework/process-memory';
 import { check, type BenchContext, type BenchScenario, type ScenarioCase, type TargetCheck } from '../framework/scenario';
 import { sizeLabel } from './customers-list.scenario';
 import { measureNameCountWrites } from './filtered-paging/name-count-writes';
+import { CHURN_CASE, churnCase, churnTargets, measureSearchChurn } from './filtered-paging/search-churn';
 import { customerFilterCases, waitForNameCounts, type FilterCase, SYNC_FROM } from './filtered-paging/customer-filters';
 import { supplierInvoiceFilterCases } from './filtered-paging/supplier-invoice-filters';
 import { sequentialMeasurement, timePage, v3OrderPageCounts, type PageCounter, type TimedPage } from './filtered-paging/page-timing';
@@ -205,13 +206,14 @@ async function runCustomers(context: BenchContext, samples: number): Promise<Par
     Number(context.options['filtered.writeSamples'] ?? 41),
   );
   context.log(`filtered-paging writes: PUT p50 ${writes.keptP50Ms} ms with ${writes.fragments} kept name counts, ${writes.noneP50Ms} ms with none`);
+  const churn = await measureSearchChurn(context, companyId, { read: headers, write: await writeHeaders(context, companyId) }, Number(context.options['filtered.churnSeconds'] ?? 30));
   const syncSeconds = round(sync.seconds, 1);
   const syncLabel = sync.finished ? `${syncSeconds} s` : `> ${syncSeconds} s (stopped after ${sync.pages} pages, ${sync.records} of ${sync.totalCount} records)`;
   context.log(
     `filtered-paging sync: ${sync.pages} pages in ${syncLabel}; COPY floor ${round(floor.seconds, 2)} s as JSON, ${round(rawFloor.seconds, 2)} s as columns, ${floor.rows} rows`,
   );
   return {
-    cases,
+    cases: [...cases, churnCase(churn)],
     syncOverFloor: sync.finished ? sync.seconds / floor.seconds : NaN,
     notes: [
       `Company of ${size} customers (plus a noise company); page 1 and the last page of ${PAGE_SIZE}, p50 of ${samples} single requests each through the gateway.`,
@@ -223,6 +225,10 @@ async function runCustomers(context: BenchContext, samples: number): Promise<Par
       `Writes with kept name counts: a PUT renaming a customer, p50 of ${writes.samples} through the gateway (after a GET for its ETag, not timed), ` +
         `${writes.keptP50Ms} ms in the company keeping counts of ${writes.fragments} name fragments, ${writes.noneP50Ms} ms in the noise company keeping none ` +
         `(ratio ${round(writes.keptP50Ms / writes.noneP50Ms, 2)}×).`,
+      `Writes during name search churn: one writer (GET, then the timed PUT with If-Match renaming a customer) for ${churn.alone.measurement.durationSeconds} s alone, ` +
+        `then beside two read-only clients cycling ${churn.fragments.length} two-character name fragments (each in ${churn.shares[0] * 100}-${churn.shares[1] * 100} % of the names), ` +
+        `against a customers-v1 with name counts switched off (CUSTOMER_NAME_COUNT_MIN_MATCHES=1000000000) and one with the defaults (${churn.registrations} registrations started), ` +
+        `each a process of its own started by the case, straight to the service.`,
     ],
   };
 }
@@ -300,6 +306,10 @@ async function runOrders(context: BenchContext, samples: number): Promise<PartRe
 export function filteredPagingTargets(cases: ScenarioCase[], syncOverFloor: number | undefined): TargetCheck[] {
   const checks: TargetCheck[] = [];
   for (const c of cases) {
+    if (c.name === CHURN_CASE) {
+      checks.push(...churnTargets(c));
+      continue;
+    }
     if (c.name.endsWith('no filter') || /^orders: unfiltered, /.test(c.name)) continue;
     checks.push(check(`${c.name}: last page p50 / page 1 p50`, c.ratios['last/first'], '<=', 1.5));
     checks.push(check(`${c.name}: page 1 p50 / unfiltered page 1 p50`, c.ratios['first/unfiltered first'], '<=', 3));

@@ -81,7 +81,9 @@ export async function waitForNameCounts(databaseUrl: string, companyId: string, 
   await sql.connect();
   try {
     for (const deadline = Date.now() + timeoutMs; Date.now() < deadline; ) {
-      const { rows } = await sql.query(`SELECT 1 FROM customer_name_fragments WHERE company_id = $1 AND fragment = $2`, [companyId, name.toLowerCase()]);
+      // Registered and complete: a fragment still `building` (customers-v1 1766400000000) is not read yet;
+      // before that migration there was no state (to_jsonb keeps the query valid for a before run).
+      const { rows } = await sql.query(`SELECT 1 FROM customer_name_fragments f WHERE company_id = $1 AND fragment = $2 AND coalesce(to_jsonb(f) ->> 'state', 'ready') = 'ready'`, [companyId, name.toLowerCase()]);
       if (rows.length > 0) return;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
