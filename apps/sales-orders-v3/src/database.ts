@@ -8,6 +8,7 @@ import { CreateSalesOrderListCells1766100000000 } from './migrations/17661000000
 import { CoverSalesOrderListIndexes1766100000001 } from './migrations/1766100000001-cover-sales-order-list-indexes';
 import { CreateSalesOrderSearchTexts1766200000000 } from './migrations/1766200000000-create-sales-order-search-texts';
 import { IndexSalesOrderSearchTexts1766200000001 } from './migrations/1766200000001-index-sales-order-search-texts';
+import { CreatePriceRules1766500000000 } from './migrations/1766500000000-create-price-rules';
 import { SalesOrderCounterEntity, SalesOrderEntity, SalesOrderLineEntity } from './sales-orders/sales-order.entity';
 
 /**
@@ -34,4 +35,5 @@ export const SALES_ORDERS_MIGRATIONS = [
   CoverSalesOrderListIndexes1766100000001,
   CreateSalesOrderSearchTexts1766200000000,
   IndexSalesOrderSearchTexts1766200000001,
+  CreatePriceRules1766500000000,
 ];

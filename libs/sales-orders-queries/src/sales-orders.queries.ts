@@ -61,7 +61,9 @@ const LINE_COLUMNS = `l.line_id AS "lineId",
     ${ts('l.request_date')} AS "requestDate",
     l.note AS "note",
     l.tax_category_id AS "taxCategoryId",
-    l.commissionable AS "commissionable"`;
+    l.commissionable AS "commissionable",
+    l.has_manual_price AS "hasManualPrice",
+    l.has_manual_discount AS "hasManualDiscount"`;
 
 /**
  * Every line of the order, in sort order, as the text of one JSON array (the lines are never

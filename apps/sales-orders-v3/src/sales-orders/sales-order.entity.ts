@@ -187,6 +187,14 @@ export class SalesOrderLineEntity {
 
   @Column({ type: 'boolean', default: true })
   commissionable: boolean;
+
+  /** The line keeps its own unit price (false: the price rules set it; migration 1766500000000). */
+  @Column({ name: 'has_manual_price', type: 'boolean', default: true })
+  hasManualPrice: boolean;
+
+  /** The line keeps its own discount (false: the price rules set it). */
+  @Column({ name: 'has_manual_discount', type: 'boolean', default: true })
+  hasManualDiscount: boolean;
 }
 
 /** The last order number given per company and order type. */

@@ -140,6 +140,9 @@ describe('sales-orders-v3 create, read, update, delete', () => {
         note: null,
         taxCategoryId: null,
         commissionable: true,
+        // unitPrice sent: the price is manual; no discount sent: the price rules give it (none here: 0)
+        hasManualPrice: true,
+        hasManualDiscount: false,
       });
       // 2.5 x 10.10 = 25.25, less 10 % = 22.725 -> 22.73 (half away from zero)
       expect(order.lines![1]).toMatchObject({ lineId: 2, quantity: 2.5, unitPrice: 10.1, discountPercent: 10, extendedPrice: 22.73 });
@@ -597,7 +600,7 @@ describe('sales-orders-v3 create, read, update, delete', () => {
             { operation: 'update', lineId: 77 },
             { operation: 'delete', lineId: 2, quantity: 1 },
             { operation: 'update', lineId: 1, note: 'twice' },
-            { operation: 'insert', lineId: 5, inventoryId: 'X', quantity: 1 },
+            { operation: 'insert', lineId: 5, inventoryId: 'X', quantity: 1, hasManualPrice: true },
             { operation: 'upsert', lineId: 2 },
             { operation: 'delete' },
           ],

@@ -13,8 +13,13 @@ import { VIEW_SCHEMAS } from './sales-order-views.openapi';
 const LINE_INPUT = {
   inventoryId: { type: 'string' },
   quantity: { ...DECIMAL_INPUT, description: 'Greater than 0' },
-  unitPrice: DECIMAL_INPUT,
-  discountPercent: DECIMAL_INPUT,
+  unitPrice: { ...DECIMAL_INPUT, description: 'Omitted (or null on a new line): the price rules set it (docs/api-conventions.md "Price rules")' },
+  discountPercent: { ...DECIMAL_INPUT, description: 'Omitted (or null on a new line): the price rules set it' },
+  hasManualPrice: {
+    type: ['boolean', 'null'],
+    description: 'true keeps unitPrice as sent; false lets the price rules set it (a sent unitPrice is replaced); null/absent: manual when unitPrice is sent',
+  },
+  hasManualDiscount: { type: ['boolean', 'null'], description: 'The same for discountPercent' },
   description: text(256),
   unitOfMeasure: text(6),
   warehouseId: text(30),
@@ -143,6 +148,8 @@ export const SALES_ORDER_SCHEMAS: Schemas = {
       note: text(),
       taxCategoryId: text(),
       commissionable: { type: 'boolean' },
+      hasManualPrice: { type: 'boolean', description: 'false: unitPrice comes from the price rules' },
+      hasManualDiscount: { type: 'boolean', description: 'false: discountPercent comes from the price rules' },
     },
   },
   SalesOrder: {
@@ -220,7 +227,7 @@ export const SALES_ORDER_SCHEMAS: Schemas = {
   },
   SalesOrderLineCreate: {
     type: 'object',
-    required: ['inventoryId', 'quantity', 'unitPrice'],
+    required: ['inventoryId', 'quantity'],
     properties: { ...NEW_LINE_INPUT, ...notKept(NewOrderLineDto), operation: LINE_DIRECTION },
   },
   SalesOrderPatch: {
@@ -245,7 +252,7 @@ export const SALES_ORDER_SCHEMAS: Schemas = {
   },
   SalesOrderLineAdd: {
     type: 'object',
-    required: ['inventoryId', 'quantity', 'unitPrice'],
+    required: ['inventoryId', 'quantity'],
     properties: { ...NEW_LINE_INPUT, ...notKept(AddLineDto), operation: LINE_DIRECTION },
   },
   SalesOrderLinesPatch: {
@@ -272,7 +279,7 @@ export const SALES_ORDER_SCHEMAS: Schemas = {
   ...VIEW_SCHEMAS,
   SalesOrderLineChange: {
     type: 'object',
-    description: '`insert`: no lineId, inventoryId/quantity/unitPrice required; `update`: lineId and the fields to change; `delete`: lineId only.',
+    description: '`insert`: no lineId, inventoryId/quantity required (unitPrice omitted: the price rules set it); `update`: lineId and the fields to change; `delete`: lineId only.',
     required: ['operation'],
     properties: {
       operation: { type: 'string', enum: ['insert', 'update', 'delete'] },

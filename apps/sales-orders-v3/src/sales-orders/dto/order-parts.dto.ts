@@ -184,6 +184,15 @@ export class LineValuesDto {
   @Min(0)
   @Max(2_000_000_000)
   sortOrder?: number;
+
+  /**
+   * The document's `hasManualPrice`: true keeps `unitPrice` as sent, false lets the price rules set it
+   * (a sent price is replaced). Null or absent: manual when `unitPrice` is sent (rules/line-pricing-rules.ts).
+   */
+  @OptionalNullIsAbsent() @IsBoolean() hasManualPrice?: boolean;
+
+  /** The document's `hasManualDiscount`: the same for `discountPercent`. */
+  @OptionalNullIsAbsent() @IsBoolean() hasManualDiscount?: boolean;
 }
 
 /**
@@ -238,8 +247,6 @@ export const LINE_NOT_SUPPORTED = [
   'discountAmount',
   'discountCode',
   'externalLink',
-  'hasManualDiscount',
-  'hasManualPrice',
   'overshipThreshold',
   'projectTaskId',
   'purchaseOrderSource',

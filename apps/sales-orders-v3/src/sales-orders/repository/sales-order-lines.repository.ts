@@ -107,14 +107,17 @@ export class SalesOrderLinesRepository {
     await namedQuery(
       tx,
       `INSERT INTO sales_order_lines (company_id, order_internal_id, line_id, sort_order, inventory_id, description, quantity,
-         unit_price, discount_percent, extended_price, unit_of_measure, warehouse_id, request_date, note, tax_category_id, commissionable)
+         unit_price, discount_percent, extended_price, unit_of_measure, warehouse_id, request_date, note, tax_category_id, commissionable,
+         has_manual_price, has_manual_discount)
        SELECT :companyId, :internalId, :firstLineId::int + x.n, coalesce(x.sort_order, :sortBase::int + x.n), x.inventory_id,
          x.description, x.quantity, x.unit_price, x.discount_percent,
          ${extendedPriceSql('x.quantity', 'x.unit_price', 'x.discount_percent')},
-         x.unit_of_measure, x.warehouse_id, x.request_date, x.note, x.tax_category_id, x.commissionable
+         x.unit_of_measure, x.warehouse_id, x.request_date, x.note, x.tax_category_id, x.commissionable,
+         x.has_manual_price, x.has_manual_discount
        FROM jsonb_to_recordset(:records::jsonb) AS x(n int, inventory_id text, description text, quantity numeric(18,6),
          unit_price numeric(18,6), discount_percent numeric(7,4), unit_of_measure text, warehouse_id text,
-         request_date timestamptz, note text, tax_category_id text, commissionable boolean, sort_order int)`,
+         request_date timestamptz, note text, tax_category_id text, commissionable boolean, sort_order int,
+         has_manual_price boolean, has_manual_discount boolean)`,
       { companyId, internalId, firstLineId, sortBase, records: JSON.stringify(records) },
     );
   }
@@ -139,7 +142,9 @@ export class SalesOrderLinesRepository {
          note = ${changed('note', 'text')},
          tax_category_id = ${changed('tax_category_id', 'text')},
          commissionable = ${changed('commissionable', 'boolean')},
-         sort_order = ${changed('sort_order', 'int')}
+         sort_order = ${changed('sort_order', 'int')},
+         has_manual_price = ${changed('has_manual_price', 'boolean')},
+         has_manual_discount = ${changed('has_manual_discount', 'boolean')}
        FROM (SELECT (e ->> 'line_id')::int AS line_id, e AS doc FROM jsonb_array_elements(:changes::jsonb) AS e) AS u
        WHERE l.company_id = :companyId AND l.order_internal_id = :internalId AND l.line_id = u.line_id`,
       { companyId, internalId, changes: JSON.stringify(changes) },

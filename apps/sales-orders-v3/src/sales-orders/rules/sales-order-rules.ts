@@ -6,6 +6,7 @@ import type { CreateSalesOrderDto } from '../dto/create-sales-order.dto';
 import type { LineFieldsDto } from '../dto/order-parts.dto';
 import { CUSTOMER_ID_PATTERN } from '../dto/order-parts.dto';
 import type { PatchLineDto, PatchSalesOrderDto } from '../dto/patch-sales-order.dto';
+import { manualPriceProblems } from './line-pricing-rules';
 import { orderViewProblems, rotRutLineProblems, rotRutLineRefs } from './order-view-rules';
 
 /**
@@ -37,9 +38,12 @@ const LINE_FIELDS = [
   'taxCategoryId',
   'commissionable',
   'sortOrder',
+  'hasManualPrice',
+  'hasManualDiscount',
 ] as const satisfies ReadonlyArray<keyof LineFieldsDto>;
 
-const NEW_LINE_REQUIRED = ['inventoryId', 'quantity', 'unitPrice'] as const;
+// unitPrice is not required: without it the price rules set the price (rules/line-pricing-rules.ts).
+const NEW_LINE_REQUIRED = ['inventoryId', 'quantity'] as const;
 
 /** PATCH header fields: a body that has none of them and no line changes changes nothing. */
 const PATCH_HEADER_FIELDS = [
@@ -76,9 +80,12 @@ function changesNothing(value: unknown): boolean {
 }
 
 export function requiredLineFields(line: LineFieldsDto, path: string, why: string): FieldProblem[] {
-  return NEW_LINE_REQUIRED.filter((field) => line[field] === undefined).map((field) =>
-    problem(`${path}.${field}`, `${field} is required ${why}`, DETAIL_CODES.required),
-  );
+  return [
+    ...NEW_LINE_REQUIRED.filter((field) => line[field] === undefined).map((field) =>
+      problem(`${path}.${field}`, `${field} is required ${why}`, DETAIL_CODES.required),
+    ),
+    ...manualPriceProblems(line, path),
+  ];
 }
 
 export function orderTypeProblems(type: unknown): FieldProblem[] {
@@ -86,7 +93,7 @@ export function orderTypeProblems(type: unknown): FieldProblem[] {
   return [problem('type', `type must be one of ${ORDER_TYPE_CODES.join(', ')}`, DETAIL_CODES.unknownReference)];
 }
 
-/** POST: a known type, the view parts' rules, and every line has inventoryId, quantity and unitPrice. */
+/** POST: a known type, the view parts' rules, and every line has inventoryId and quantity. */
 export function createRuleProblems(dto: CreateSalesOrderDto): FieldProblem[] {
   const orderLines: unknown[] = Array.isArray(dto.orderLines) ? dto.orderLines : [];
   // A new order's lines get the ids 1..n in the order sent.
