@@ -9,6 +9,7 @@ import { CoverSalesOrderListIndexes1766100000001 } from './migrations/1766100000
 import { CreateSalesOrderSearchTexts1766200000000 } from './migrations/1766200000000-create-sales-order-search-texts';
 import { IndexSalesOrderSearchTexts1766200000001 } from './migrations/1766200000001-index-sales-order-search-texts';
 import { CreatePriceRules1766500000000 } from './migrations/1766500000000-create-price-rules';
+import { CreateOrderTotals1766500000001 } from './migrations/1766500000001-create-order-totals';
 import { SalesOrderCounterEntity, SalesOrderEntity, SalesOrderLineEntity } from './sales-orders/sales-order.entity';
 
 /**
@@ -36,4 +37,5 @@ export const SALES_ORDERS_MIGRATIONS = [
   CreateSalesOrderSearchTexts1766200000000,
   IndexSalesOrderSearchTexts1766200000001,
   CreatePriceRules1766500000000,
+  CreateOrderTotals1766500000001,
 ];

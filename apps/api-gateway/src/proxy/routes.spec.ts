@@ -18,6 +18,7 @@ describe('resolveRoute', () => {
     ['/api/v3/Inventory/BOLT', 'salesOrders', false],
     ['/api/v3/PriceClasses/TRADE', 'salesOrders', false],
     ['/api/v3/PriceLists/NOK-2026', 'salesOrders', false],
+    ['/api/v3/CurrencyRates', 'salesOrders', false],
     ['/api/v3/SalesOrders/SO/000001', 'salesOrders', false],
     ['/v1/customer/10001', 'customers', true],
   ])('sends %s to %s (v1 rules: %s)', (url, upstream, v1) => {

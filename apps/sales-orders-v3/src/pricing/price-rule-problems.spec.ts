@@ -1,5 +1,5 @@
 import { validateBodyShape as validateBody } from '@erp/errors';
-import { PutPriceListDto } from './dto/price-rules.dto';
+import { isCalendarDate, PutPriceListDto } from './dto/price-rules.dto';
 import { priceListProblems, priceListReferences, repeatedCustomerProblems } from './price-rule-problems';
 
 const fields = (problems: Array<{ field: string }>) => problems.map((p) => p.field);
@@ -27,5 +27,10 @@ describe('price rule body rules', () => {
 
   it('a customer listed twice in a class', () => {
     expect(fields(repeatedCustomerProblems(['A', 'B', 'A']))).toEqual(['customers[2]']);
+  });
+
+  it('calendar dates: only days that exist', () => {
+    expect(['2026-01-31', '2024-02-29'].map(isCalendarDate)).toEqual([true, true]);
+    expect(['2026-02-30', '2026-13-01', '2026-00-10', '2026-1-01', '2025-02-29'].map(isCalendarDate)).toEqual([false, false, false, false, false]);
   });
 });

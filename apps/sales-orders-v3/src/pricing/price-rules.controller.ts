@@ -4,7 +4,9 @@ import type { FastifyReply } from 'fastify';
 import { CompanyId } from '@erp/auth';
 import { ApiAuthenticated, ApiErrors, ApiJsonResponse } from '@erp/openapi';
 import { answerPut, ApiPutWhole, JSON_TYPE } from '../http/put-answer';
+import { PutCurrencyRatesDto } from './dto/currency-rates.dto';
 import { PutPriceClassDto, PutPriceListDto } from './dto/price-rules.dto';
+import { CurrencyRates } from './use-cases/currency-rates.use-case';
 import { GetPriceRule } from './use-cases/get-price-rule.use-case';
 import { PutPriceClass } from './use-cases/put-price-class.use-case';
 import { PutPriceList } from './use-cases/put-price-list.use-case';
@@ -12,7 +14,8 @@ import { PutPriceList } from './use-cases/put-price-list.use-case';
 const EXTENSION = '(an extension of the v3 document, which has no way to manage prices)';
 
 /**
- * The price rules' extension endpoints: customer price classes and price lists. Item base prices
+ * The price rules' extension endpoints: customer price classes, price lists, and the base currency
+ * with its exchange rates (the orders' base-currency amounts). Item base prices
  * are the `prices` of `PUT /api/v3/Inventory/{inventoryId}`. The rules: docs/api-conventions.md "Price rules".
  */
 @Controller('api/v3')
@@ -23,6 +26,7 @@ export class PriceRulesController {
     private readonly putClass: PutPriceClass,
     private readonly putList: PutPriceList,
     private readonly get: GetPriceRule,
+    private readonly currencyRates: CurrencyRates,
   ) {}
 
   @Put('PriceClasses/:priceClassId')
@@ -69,6 +73,28 @@ export class PriceRulesController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<string> {
     return answerPut(reply, await this.putList.execute(companyId, id, body), `/api/v3/PriceLists/${encodeURIComponent(id)}`);
+  }
+
+  @Put('CurrencyRates')
+  @ApiOperation({
+    operationId: 'CurrencyRates_Put',
+    summary: `Sets the company's base currency and exchange rates ${EXTENSION}`,
+    description:
+      'All of them, replaced whole: `rate` is what 1 unit of `currencyId` is in the base currency from `effectiveDate` on (until its next rate). ' +
+      'An order in another currency takes the rate in force on its date when its totals are computed; without one the write is a 400.',
+  })
+  @ApiPutWhole('CurrencyRatesPut', 'CurrencyRates')
+  async PutCurrencyRates(@CompanyId() companyId: string, @Body() body: PutCurrencyRatesDto, @Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
+    return answerPut(reply, await this.currencyRates.put(companyId, body), '/api/v3/CurrencyRates');
+  }
+
+  @Get('CurrencyRates')
+  @ApiOperation({ operationId: 'CurrencyRates_Get', summary: `Gets the company's base currency and exchange rates ${EXTENSION}` })
+  @ApiJsonResponse(200, 'The base currency and rates', 'CurrencyRates')
+  @ApiErrors('problem', 404)
+  @Header('content-type', JSON_TYPE)
+  async GetCurrencyRates(@CompanyId() companyId: string): Promise<string> {
+    return this.currencyRates.get(companyId);
   }
 
   @Get('PriceLists/:priceListId')

@@ -1,7 +1,9 @@
 import { Module } from '@nestjs/common';
 import { InventoryModule } from '../inventory/inventory.module';
 import { PriceRulesController } from './price-rules.controller';
+import { CurrencyRatesRepository } from './repository/currency-rates.repository';
 import { PriceListsRepository } from './repository/price-lists.repository';
+import { CurrencyRates } from './use-cases/currency-rates.use-case';
 import { PriceRulesRepository } from './repository/price-rules.repository';
 import { GetPriceRule } from './use-cases/get-price-rule.use-case';
 import { PriceOrderLines } from './use-cases/price-order-lines';
@@ -15,7 +17,7 @@ import { PutPriceList } from './use-cases/put-price-list.use-case';
 @Module({
   imports: [InventoryModule],
   controllers: [PriceRulesController],
-  providers: [PriceListsRepository, PriceRulesRepository, PutPriceClass, PutPriceList, GetPriceRule, PriceOrderLines],
+  providers: [PriceListsRepository, PriceRulesRepository, CurrencyRatesRepository, PutPriceClass, PutPriceList, GetPriceRule, CurrencyRates, PriceOrderLines],
   exports: [PriceOrderLines],
 })
 export class PricingModule {}

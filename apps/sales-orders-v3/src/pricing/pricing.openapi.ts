@@ -83,4 +83,44 @@ export const PRICING_SCHEMAS: Schemas = {
       lastModified,
     },
   },
+  CurrencyRatesPut: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['baseCurrencyId'],
+    description: 'PUT /api/v3/CurrencyRates: the base currency and every rate, replaced whole; one rate per currency and effectiveDate.',
+    properties: {
+      baseCurrencyId: { type: 'string', pattern: '^[A-Z]{3}$' },
+      rates: {
+        type: 'array',
+        maxItems: 10000,
+        items: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['currencyId', 'effectiveDate', 'rate'],
+          properties: {
+            currencyId: { type: 'string', pattern: '^[A-Z]{3}$', description: 'Not the base currency' },
+            effectiveDate: { type: 'string', format: 'date', description: 'In force from this day (UTC) until the next rate of the currency' },
+            rate: { ...DECIMAL_INPUT, description: '1 unit of currencyId in the base currency; > 0, at most 8 decimals' },
+          },
+        },
+      },
+    },
+  },
+  CurrencyRates: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['baseCurrencyId', 'rates', 'lastModified'],
+    properties: {
+      baseCurrencyId: { type: 'string' },
+      rates: {
+        type: 'array',
+        items: {
+          type: 'object',
+          additionalProperties: false,
+          properties: { currencyId: { type: 'string' }, effectiveDate: { type: 'string', format: 'date' }, rate: { type: 'number' } },
+        },
+      },
+      lastModified,
+    },
+  },
 };

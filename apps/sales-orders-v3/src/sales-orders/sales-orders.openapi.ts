@@ -8,6 +8,7 @@ import { AddLineDto, PatchLineEntryDto } from './dto/sales-order-lines.dto';
 
 import { dateTime, decimal, envelope, nullableDateTime, orderType, type Schema, text } from './sales-orders.openapi-helpers';
 import { VIEW_SCHEMAS } from './sales-order-views.openapi';
+import { TOTALS_SCHEMAS } from './order-totals.openapi';
 
 /** Line fields a client may send (insert and update). */
 const LINE_INPUT = {
@@ -67,6 +68,7 @@ const HEADER_INPUT = {
   billing: ref('SalesOrderAddressAndContact'),
   shipping: ref('SalesOrderAddressAndContact'),
   paymentSettings: ref('SalesOrderPaymentSettings'),
+  freight: ref('SalesOrderFreightInput'),
   salesPersonId: { ...text(15), description: 'The salesperson who earns the commission; "" removes it' },
   commissionPercent: {
     anyOf: [DECIMAL_INPUT, { type: 'null' }],
@@ -185,11 +187,8 @@ export const SALES_ORDER_SCHEMAS: Schemas = {
       },
       salesPerson: { type: 'object', additionalProperties: false, properties: { id: text(), description: { ...text(), description: 'Not kept: null' } } },
       isRotRutDeductable: { type: 'boolean', description: 'Whether the order has a ROT/RUT deduction (`rotRut`)' },
-      totals: {
-        type: 'object',
-        description: 'The v3 document\'s SalesOrderTotalsDto (the sum before discounts is orderTotal + discountTotal).',
-        properties: { discountTotal: decimal(), orderTotal: decimal() },
-      },
+      totals: ref('SalesOrderTotals'),
+      freight: ref('SalesOrderFreight'),
       orderQty: decimal(),
       lines: { type: 'array', items: ref('SalesOrderLine') },
       attachments: { type: 'array', items: ref('AttachmentRef') },
@@ -277,6 +276,7 @@ export const SALES_ORDER_SCHEMAS: Schemas = {
     },
   },
   ...VIEW_SCHEMAS,
+  ...TOTALS_SCHEMAS,
   SalesOrderLineChange: {
     type: 'object',
     description: '`insert`: no lineId, inventoryId/quantity required (unitPrice omitted: the price rules set it); `update`: lineId and the fields to change; `delete`: lineId only.',

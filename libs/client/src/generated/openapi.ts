@@ -4,6 +4,27 @@
  * generate again. `apps/api-e2e/src/client.e2e-spec.ts` fails when this file is stale.
  */
 export type paths = {
+    "/api/v3/CurrencyRates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Gets the company's base currency and exchange rates (an extension of the v3 document, which has no way to manage prices) */
+        get: operations["CurrencyRates_Get"];
+        /**
+         * Sets the company's base currency and exchange rates (an extension of the v3 document, which has no way to manage prices)
+         * @description All of them, replaced whole: `rate` is what 1 unit of `currencyId` is in the base currency from `effectiveDate` on (until its next rate). An order in another currency takes the rate in force on its date when its totals are computed; without one the write is a 400.
+         */
+        put: operations["CurrencyRates_Put"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v3/Customers": {
         parameters: {
             query?: never;
@@ -642,6 +663,35 @@ export type components = {
             /** @description The name */
             name?: string | null;
         };
+        CurrencyRates: {
+            baseCurrencyId: string;
+            /**
+             * Format: date-time
+             * @description When the record was last written (UTC)
+             */
+            lastModified: string;
+            rates: {
+                currencyId?: string;
+                /** Format: date */
+                effectiveDate?: string;
+                rate?: number;
+            }[];
+        };
+        /** @description PUT /api/v3/CurrencyRates: the base currency and every rate, replaced whole; one rate per currency and effectiveDate. */
+        CurrencyRatesPut: {
+            baseCurrencyId: string;
+            rates?: {
+                /** @description Not the base currency */
+                currencyId: string;
+                /**
+                 * Format: date
+                 * @description In force from this day (UTC) until the next rate of the currency
+                 */
+                effectiveDate: string;
+                /** @description 1 unit of currencyId in the base currency; > 0, at most 8 decimals */
+                rate: number | string;
+            }[];
+        };
         Customer: {
             corporateId?: string | null;
             /**
@@ -1245,6 +1295,7 @@ export type components = {
             financialInformation?: {
                 terms?: components["schemas"]["SalesOrderCodeDescription"];
             };
+            freight?: components["schemas"]["SalesOrderFreight"];
             /** @description Whether the order has a ROT/RUT deduction (`rotRut`) */
             isRotRutDeductable?: boolean;
             /**
@@ -1280,11 +1331,7 @@ export type components = {
                 description?: "Open" | "Hold" | "BackOrder" | "Completed" | "Cancelled";
                 hold?: boolean;
             };
-            /** @description The v3 document's SalesOrderTotalsDto (the sum before discounts is orderTotal + discountTotal). */
-            totals: {
-                discountTotal?: number;
-                orderTotal?: number;
-            };
+            totals: components["schemas"]["SalesOrderTotals"];
             /**
              * @description SO sales order, QT quote, IN invoice, CM credit memo
              * @enum {string}
@@ -1365,8 +1412,7 @@ export type components = {
             discounts?: components["schemas"]["SalesOrderDiscountInput"][];
             /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
             financialInformation?: null;
-            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
-            freight?: null;
+            freight?: components["schemas"]["SalesOrderFreightInput"];
             note?: string | null;
             /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
             orderId?: null;
@@ -1438,6 +1484,25 @@ export type components = {
             discountSequenceId?: string | null;
             skipDiscount?: boolean | null;
         };
+        /** @description expand=freight: the document's SalesOrderFreightDto (amount = cost + premiumAmount: no ship-via terms are kept) */
+        SalesOrderFreight: {
+            amount?: number;
+            /** @description At the order's rate to the company's base currency, rounded to cents */
+            amountInBaseCurrency?: number;
+            cost?: number;
+            /** @description At the order's rate to the company's base currency, rounded to cents */
+            costInBaseCurrency?: number;
+            premiumAmount?: number;
+            /** @description At the order's rate to the company's base currency, rounded to cents */
+            premiumAmountInBaseCurrency?: number;
+            taxCategoryId?: string | null;
+        };
+        /** @description The document's freight on POST and PATCH: cost + premiumAmount is the freight total, taxed by the taxes of taxCategoryId ("" removes it); null fields are unchanged */
+        SalesOrderFreightInput: {
+            cost?: (number | string) | null;
+            premiumAmount?: (number | string) | null;
+            taxCategoryId?: string | null;
+        } | null;
         SalesOrderIdName: {
             id?: string;
             name?: null;
@@ -1729,8 +1794,7 @@ export type components = {
             discounts?: components["schemas"]["SalesOrderDiscountInput"][];
             /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
             financialInformation?: null;
-            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
-            freight?: null;
+            freight?: components["schemas"]["SalesOrderFreightInput"];
             lines?: components["schemas"]["SalesOrderLineChange"][];
             note?: string | null;
             /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
@@ -1924,6 +1988,30 @@ export type components = {
              * @enum {string|null}
              */
             taxType?: "Sales" | "Use" | "VAT" | "Withholding" | null;
+        };
+        /** @description The v3 document's SalesOrderTotalsDto: orderTotal = lines before discounts - discountTotal + freightTotal + taxTotal; the same SQL as the discounts and tax views */
+        SalesOrderTotals: {
+            discountTotal?: number;
+            /** @description At the order's rate to the company's base currency, rounded to cents */
+            discountTotalInBaseCurrency?: number;
+            freightCost?: number;
+            /** @description At the order's rate to the company's base currency, rounded to cents */
+            freightCostInBaseCurrency?: number;
+            freightTotal?: number;
+            /** @description At the order's rate to the company's base currency, rounded to cents */
+            freightTotalInBaseCurrency?: number;
+            orderTotal?: number;
+            /** @description At the order's rate to the company's base currency, rounded to cents */
+            orderTotalInBaseCurrency?: number;
+            taxableTotal?: number;
+            /** @description At the order's rate to the company's base currency, rounded to cents */
+            taxableTotalInBaseCurrency?: number;
+            taxExemptTotal?: number;
+            /** @description At the order's rate to the company's base currency, rounded to cents */
+            taxExemptTotalInBaseCurrency?: number;
+            taxTotal?: number;
+            /** @description At the order's rate to the company's base currency, rounded to cents */
+            taxTotalInBaseCurrency?: number;
         };
         SecretRotated: {
             /** Format: uuid */
@@ -2229,6 +2317,166 @@ export type components = {
 };
 export type $defs = Record<string, never>;
 export interface operations {
+    CurrencyRates_Get: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company addressed; may be omitted when the token grants exactly one company. */
+                "ipp-company-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The base currency and rates */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CurrencyRates"];
+                };
+            };
+            /** @description Invalid request: a bad parameter, header or body (every problem listed) */
+            400: {
+                headers: {
+                    /** @description Id of the request, also in the logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, expired or badly signed bearer token (`WWW-Authenticate: Bearer`) */
+            401: {
+                headers: {
+                    /** @description Id of the request, also in the logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token does not grant this company or the needed scope */
+            403: {
+                headers: {
+                    /** @description Id of the request, also in the logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also when the record belongs to another company) */
+            404: {
+                headers: {
+                    /** @description Id of the request, also in the logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    CurrencyRates_Put: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company addressed; may be omitted when the token grants exactly one company. */
+                "ipp-company-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CurrencyRatesPut"];
+            };
+        };
+        responses: {
+            /** @description Replaced */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CurrencyRates"];
+                };
+            };
+            /** @description Created */
+            201: {
+                headers: {
+                    /** @description Path of the created resource */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CurrencyRates"];
+                };
+            };
+            /** @description Invalid request: a bad parameter, header or body (every problem listed) */
+            400: {
+                headers: {
+                    /** @description Id of the request, also in the logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, expired or badly signed bearer token (`WWW-Authenticate: Bearer`) */
+            401: {
+                headers: {
+                    /** @description Id of the request, also in the logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token does not grant this company or the needed scope */
+            403: {
+                headers: {
+                    /** @description Id of the request, also in the logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than the limit */
+            413: {
+                headers: {
+                    /** @description Id of the request, also in the logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    /** @description Id of the request, also in the logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     Customers_GetList_: {
         parameters: {
             query?: {

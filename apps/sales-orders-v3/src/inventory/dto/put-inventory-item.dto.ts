@@ -2,7 +2,7 @@ import { Type } from 'class-transformer';
 import { CollectBodyProblems } from '@erp/errors';
 import { ArrayMaxSize, IsArray, IsNumber, IsObject, Matches, Min, registerDecorator, ValidateNested } from 'class-validator';
 import { UNIT_PRICE_LIMITS } from '../../sales-orders/dto/order-parts.dto';
-import { DecimalMin, IsExactDecimal, OptionalNotNull, OptionalNullable, Required, Text } from '../../sales-orders/dto/validators';
+import { DecimalMin, IsExactDecimal, NestedArray, OptionalNotNull, OptionalNullable, Required, Text } from '../../sales-orders/dto/validators';
 
 /** Warehouse, location and item codes: 1 to 30 characters without control characters (as an order line's inventoryId). */
 // eslint-disable-next-line no-control-regex -- refusing control characters is the point
@@ -115,10 +115,6 @@ export class PutInventoryItemDto {
   availability?: WarehouseAvailabilityDto[];
 
   /** Base prices, one per currency (an extension; replaced whole like the rest of the item). */
-  @OptionalNotNull()
-  @IsArray()
-  @ArrayMaxSize(MAX_PRICES)
-  @ValidateNested({ each: true })
-  @Type(() => ItemPriceDto)
+  @NestedArray(() => ItemPriceDto, MAX_PRICES)
   prices?: ItemPriceDto[];
 }

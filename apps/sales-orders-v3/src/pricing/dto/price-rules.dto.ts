@@ -1,9 +1,8 @@
-import { Type } from 'class-transformer';
 import { CollectBodyProblems } from '@erp/errors';
-import { ArrayMaxSize, IsArray, Matches, registerDecorator, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, IsArray, Matches, registerDecorator } from 'class-validator';
 import { CURRENCY_ID, CURRENCY_MESSAGE, INVENTORY_CODE } from '../../inventory/dto/put-inventory-item.dto';
 import { CUSTOMER_ID_PATTERN, DISCOUNT_LIMITS, QUANTITY_LIMITS, UNIT_PRICE_LIMITS } from '../../sales-orders/dto/order-parts.dto';
-import { DecimalMax, DecimalMin, IsExactDecimal, OptionalNotNull, OptionalNullable, Required, Text } from '../../sales-orders/dto/validators';
+import { DecimalMax, DecimalMin, IsExactDecimal, NestedArray, OptionalNotNull, OptionalNullable, Required, Text } from '../../sales-orders/dto/validators';
 
 /**
  * The bodies of the price rule extensions (`PUT /api/v3/PriceClasses/{id}`, `PUT /api/v3/PriceLists/{id}`);
@@ -19,7 +18,14 @@ export const MAX_PRICE_CLASS_CUSTOMERS = 10_000;
 export const MAX_PRICE_LIST_ENTRIES = 10_000;
 const CUSTOMER_MESSAGE = 'must be a customer number: 1 to 30 letters, digits, ".", "_" or "-"';
 
-/** A calendar date `YYYY-MM-DD` that exists (2026-02-30 does not). */
+/** `YYYY-MM-DD` naming a day that exists: 2026-02-30 and 2026-13-01 do not (the latter is an Invalid Date, whose toISOString throws). */
+export function isCalendarDate(value: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
+  const day = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(day.getTime()) && day.toISOString().startsWith(value);
+}
+
+/** A calendar date `YYYY-MM-DD` that exists (see isCalendarDate). */
 export function IsCalendarDate(): PropertyDecorator {
   return (target, key) =>
     registerDecorator({
@@ -27,7 +33,7 @@ export function IsCalendarDate(): PropertyDecorator {
       target: target.constructor,
       propertyName: String(key),
       validator: {
-        validate: (value: unknown) => typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value),
+        validate: (value: unknown) => typeof value === 'string' && isCalendarDate(value),
         defaultMessage: () => `${String(key)} must be a calendar date YYYY-MM-DD`,
       },
     });
@@ -90,10 +96,6 @@ export class PutPriceListDto {
   @Matches(CURRENCY_ID, { message: CURRENCY_MESSAGE })
   currencyId: string;
 
-  @OptionalNotNull()
-  @IsArray()
-  @ArrayMaxSize(MAX_PRICE_LIST_ENTRIES)
-  @ValidateNested({ each: true })
-  @Type(() => PriceListEntryDto)
+  @NestedArray(() => PriceListEntryDto, MAX_PRICE_LIST_ENTRIES)
   entries?: PriceListEntryDto[];
 }

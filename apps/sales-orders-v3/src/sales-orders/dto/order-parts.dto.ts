@@ -11,7 +11,7 @@ import {
   Required,
   Text,
 } from './validators';
-import { OrderViewFieldsDto } from './order-views.dto';
+import { AMOUNT_LIMITS, OrderViewFieldsDto } from './order-views.dto';
 import { declareNotSupported } from './published-fields';
 
 /**
@@ -206,6 +206,17 @@ export class LineFieldsDto extends LineValuesDto {
 }
 
 /**
+ * The document's `freight` (NewSalesOrderFreightDto / PatchSalesOrderFreightDto): the freight cost and
+ * premium the order charges, and the tax category whose taxes apply to them (no ship-via terms here:
+ * the freight total is cost + premium). Null is "not set" / "unchanged"; `taxCategoryId` "" removes it.
+ */
+export class FreightDto {
+  @OptionalNullIsAbsent() @IsExactDecimal(AMOUNT_LIMITS) @DecimalMin(0) cost?: number | string;
+  @OptionalNullIsAbsent() @IsExactDecimal(AMOUNT_LIMITS) @DecimalMin(0) premiumAmount?: number | string;
+  @OptionalNullIsAbsent() @Text(10) taxCategoryId?: string;
+}
+
+/**
  * The header fields a PATCH may change (create adds `type` and requires `customer`; `billing` and
  * `shipping` differ between the two documents' shapes, so each body declares its own). Null is
  * "not set" / "unchanged", never "clear": generated clients send null for every field the caller
@@ -222,13 +233,13 @@ export class HeaderFieldsDto extends OrderViewFieldsDto {
   currencyId?: string;
 
   @Part(() => PaymentSettingsDto) paymentSettings?: PaymentSettingsDto;
+  @Part(() => FreightDto) freight?: FreightDto;
 }
 
 /** Header properties of both the create and the patch document that this service does not keep. */
 declareNotSupported(HeaderFieldsDto, [
   'branchId',
   'financialInformation',
-  'freight',
   'originalOrderId',
   'originalOrderType',
   'ownerId',

@@ -1,5 +1,5 @@
 import { parseV3DateTime } from '@erp/paging';
-import type { AddressAndContactDto, CodeDescriptionDto, LineFieldsDto, PaymentSettingsDto } from '../dto/order-parts.dto';
+import type { AddressAndContactDto, CodeDescriptionDto, FreightDto, LineFieldsDto, PaymentSettingsDto } from '../dto/order-parts.dto';
 import type { OrderDiscountDto, OrderShipmentDto, OrderTaxDto, OrderViewFieldsDto, RotRutDto } from '../dto/order-views.dto';
 import type { PatchLineDto } from '../dto/patch-sales-order.dto';
 import { decimalText } from '../dto/validators';
@@ -147,11 +147,23 @@ export function shipmentRecord(s: OrderShipmentDto): object {
   };
 }
 
+/** The freight columns a create or PATCH body sets (absent: as they are); `taxCategoryId` "" clears it (SQL nullif). */
+export function freightColumns(freight: FreightDto | undefined): ViewColumns {
+  return definedOnly({
+    freightCost: freight?.cost === undefined ? undefined : decimalText(freight.cost),
+    freightPremium: freight?.premiumAmount === undefined ? undefined : decimalText(freight.premiumAmount),
+    freightTaxCategoryId: freight?.taxCategoryId,
+  });
+}
+
 /**
  * The view columns a create or PATCH body sets, SQL-ready (jsonb parts as JSON text); a key is
  * absent when the body does not set it. `salesPersonId` "" clears it (SQL nullif).
  */
 export interface ViewColumns {
+  freightCost?: string;
+  freightPremium?: string;
+  freightTaxCategoryId?: string;
   salesPersonId?: string;
   commissionPercent?: string | null;
   discounts?: string;

@@ -64,6 +64,7 @@ const PATCH_HEADER_FIELDS = [
   'taxes',
   'rotRut',
   'shipments',
+  'freight',
 ] as const satisfies ReadonlyArray<keyof PatchSalesOrderDto>;
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -6,7 +6,7 @@ import { inventoryReferences } from '../../inventory/inventory-references';
 import { CheckInventoryReferences } from '../../inventory/use-cases/check-inventory-references';
 import { PriceOrderLines } from '../../pricing/use-cases/price-order-lines';
 import type { CreateSalesOrderDto } from '../dto/create-sales-order.dto';
-import { addressAndContact, instantOf, lineRecord, paymentSettings, viewColumns } from '../repository/order-records';
+import { addressAndContact, freightColumns, instantOf, lineRecord, paymentSettings, viewColumns } from '../repository/order-records';
 import { SalesOrderLinesRepository } from '../repository/sales-order-lines.repository';
 import { SalesOrdersRepository, type WrittenOrder } from '../repository/sales-orders.repository';
 import { byField, createRuleProblems, customerIdToCheck, customerProblems } from '../rules/sales-order-rules';
@@ -60,15 +60,17 @@ export class CreateSalesOrder {
           paymentSettings: { terms: null, method: null, ...paymentSettings(dto.paymentSettings) },
           lineCount: lines.length,
           ...viewColumns(dto),
+          ...freightColumns(dto.freight),
         },
       );
-      if (lines.length === 0) return this.change.record(tx, companyId, internalId, 'SALESORDER_CREATED');
+      // Totals are computed even without lines: freight, and the base currency's rate on the order date.
+      if (lines.length === 0) return this.change.announce(tx, companyId, await this.change.totals(tx, companyId, internalId), 'SALESORDER_CREATED');
       const records = lines.map((line, i) => lineRecord(line, i + 1));
       // Line i of the request is line id i + 1.
       const ruleLineIds = records.flatMap((r, i) => (r.has_manual_price && r.has_manual_discount ? [] : [i + 1]));
       await this.lines.insert(tx, companyId, internalId, 0, records);
       await this.pricing.apply(tx, companyId, internalId, ruleLineIds, (lineId) => `orderLines[${lineId - 1}].unitPrice`);
-      return this.change.announce(tx, companyId, await this.orders.recomputeTotals(tx, companyId, internalId), 'SALESORDER_CREATED');
+      return this.change.announce(tx, companyId, await this.change.totals(tx, companyId, internalId), 'SALESORDER_CREATED');
     });
   }
 }

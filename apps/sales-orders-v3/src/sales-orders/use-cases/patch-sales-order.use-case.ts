@@ -8,7 +8,7 @@ import { CheckInventoryReferences } from '../../inventory/use-cases/check-invent
 import { PriceOrderLines } from '../../pricing/use-cases/price-order-lines';
 import type { PatchLineDto, PatchSalesOrderDto } from '../dto/patch-sales-order.dto';
 import type { HeaderChanges } from '../repository/header-changes';
-import { instantOf, lineChanges, lineRecord, paymentSettings, viewColumns } from '../repository/order-records';
+import { freightColumns, instantOf, lineChanges, lineRecord, paymentSettings, viewColumns } from '../repository/order-records';
 import { SalesOrderLinesRepository } from '../repository/sales-order-lines.repository';
 import { type OrderKey, SalesOrdersRepository, type WrittenOrder } from '../repository/sales-orders.repository';
 import {
@@ -74,7 +74,7 @@ export class PatchSalesOrder {
       const versions = versionsForUpdate(ifMatch);
       const changes = headerChanges(dto, customer, inserts.length);
       const repricing = headerRepricing(dto);
-      if (lines.length === 0 && !repricing) {
+      if (lines.length === 0 && !repricing && !changesTotals(dto)) {
         // No line to check or change: the conditional UPDATE answers the order as written itself.
         const order = await this.orders.updateIfMatchReturningOrder(tx, key, versions, changes);
         if (!order) throw await this.change.missingOrStale(tx, key);
@@ -101,8 +101,7 @@ export class PatchSalesOrder {
       const fieldOf = (lineId: number) => (priced.has(lineId) ? `lines[${priced.get(lineId)}].unitPrice` : (repricing ?? 'lines'));
       await this.pricing.apply(tx, companyId, internalId, repricing ? null : [...priced.keys()], fieldOf);
       await this.checkRotRutLines(tx, key, dto);
-      const order = await this.orders.recomputeTotals(tx, companyId, internalId);
-      return this.change.announce(tx, companyId, order, 'SALESORDER_UPDATED');
+      return this.change.announce(tx, companyId, await this.change.totals(tx, companyId, internalId), 'SALESORDER_UPDATED');
     });
   }
 
@@ -160,6 +159,11 @@ function headerRepricing(dto: PatchSalesOrderDto): string | undefined {
   return dto.date !== undefined ? 'date' : undefined;
 }
 
+/** Header fields the stored totals depend on besides the lines (the rate depends on currency and date: headerRepricing). */
+function changesTotals(dto: PatchSalesOrderDto): boolean {
+  return dto.discounts !== undefined || dto.taxes !== undefined || dto.freight !== undefined;
+}
+
 /**
  * The lines of the body the price rules may change, by line id -> index in `lines`: every inserted
  * line (ids follow `firstNewLineId` in body order) and the updates of item, quantity, price,
@@ -194,5 +198,6 @@ function headerChanges(dto: PatchSalesOrderDto, customer: CustomerSnapshot | und
     paymentSettings: dto.paymentSettings === undefined ? undefined : paymentSettings(dto.paymentSettings),
     insertedLines,
     ...viewColumns(dto),
+    ...freightColumns(dto.freight),
   };
 }
