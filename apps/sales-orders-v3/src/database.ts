@@ -10,6 +10,7 @@ import { CreateSalesOrderSearchTexts1766200000000 } from './migrations/176620000
 import { IndexSalesOrderSearchTexts1766200000001 } from './migrations/1766200000001-index-sales-order-search-texts';
 import { CreatePriceRules1766500000000 } from './migrations/1766500000000-create-price-rules';
 import { CreateOrderTotals1766500000001 } from './migrations/1766500000001-create-order-totals';
+import { AddLineItemDescription1766500000002 } from './migrations/1766500000002-add-line-item-description';
 import { SalesOrderCounterEntity, SalesOrderEntity, SalesOrderLineEntity } from './sales-orders/sales-order.entity';
 
 /**
@@ -38,4 +39,5 @@ export const SALES_ORDERS_MIGRATIONS = [
   IndexSalesOrderSearchTexts1766200000001,
   CreatePriceRules1766500000000,
   CreateOrderTotals1766500000001,
+  AddLineItemDescription1766500000002,
 ];

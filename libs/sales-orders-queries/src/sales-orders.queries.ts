@@ -46,11 +46,12 @@ export function jsonObject(fields: Array<[string, string]>): string {
 /**
  * A line's columns as the API names them. A page of 100 orders holds tens of thousands of lines,
  * so each line costs one row_to_json of this flat row and nothing more: no nested sub-select
- * (the constant-shaped `inventory` is concatenated, with to_json escaping the id).
+ * (the constant-shaped `inventory` is concatenated, with to_json escaping the id and the item's
+ * description the line keeps).
  */
 const LINE_COLUMNS = `l.line_id AS "lineId",
     l.sort_order AS "sortOrder",
-    ('{"id":' || to_json(l.inventory_id)::text || ',"description":null}')::json AS "inventory",
+    ('{"id":' || to_json(l.inventory_id)::text || ',"description":' || coalesce(to_json(l.item_description)::text, 'null') || '}')::json AS "inventory",
     l.description AS "description",
     trim_scale(l.quantity) AS "quantity",
     trim_scale(l.unit_price) AS "unitPrice",

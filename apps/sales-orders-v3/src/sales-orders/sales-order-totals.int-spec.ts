@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { modelTotals, type ModelOrder } from '../testing/order-totals-model';
 import { insertCustomerSnapshots, orderRows, putInventoryItems, startSalesOrdersTestApp, type SalesOrdersTestApp } from '../testing/sales-orders-test-app';
+import { jsonOf, requester } from '../testing/requests';
 
 /**
  * The order's totals as the v3 document defines them (docs/api-conventions.md "Totals"): a worked
@@ -21,16 +22,8 @@ interface Order {
   freight?: Record<string, unknown>;
 }
 
-async function send(method: string, path: string, body?: unknown, ifMatch?: string): Promise<Response> {
-  const headers = await t.headers(A, ifMatch ? { 'if-match': ifMatch } : {});
-  return t.http.request(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-}
-
-async function json<T>(response: Response, status: number): Promise<T> {
-  const text = await response.text();
-  if (response.status !== status) throw new Error(`expected ${status}, got ${response.status}: ${text}`);
-  return JSON.parse(text) as T;
-}
+const send = requester(() => t, A);
+const json = jsonOf;
 
 const RATES = {
   baseCurrencyId: 'NOK',

@@ -230,6 +230,10 @@ export class SalesOrderLineEntity {
   /** The line keeps its own discount (false: the price rules set it). */
   @Column({ name: 'has_manual_discount', type: 'boolean', default: true })
   hasManualDiscount: boolean;
+
+  /** The catalogue item's description when the line was written or got its item (`inventory.description`; migration 1766500000002). */
+  @Column({ name: 'item_description', type: 'varchar', length: 255, nullable: true })
+  itemDescription: string | null;
 }
 
 /** The last order number given per company and order type. */

@@ -1,7 +1,7 @@
 import { DECIMAL_INPUT, ref, type Schemas } from '@erp/openapi';
 import { CREATE_STATUSES, ORDER_STATUSES } from '@erp/sales-orders-queries';
 import { CreateSalesOrderDto, NewOrderLineDto } from './dto/create-sales-order.dto';
-import { CreateCustomerReferenceDto, PatchCustomerReferenceDto } from './dto/order-parts.dto';
+import { CreateCustomerReferenceDto, PatchCustomerReferenceDto, PaymentSettingsDto } from './dto/order-parts.dto';
 import { PatchSalesOrderDto } from './dto/patch-sales-order.dto';
 import { notSupportedPropertiesOf } from './dto/published-fields';
 import { AddLineDto, PatchLineEntryDto } from './dto/sales-order-lines.dto';
@@ -53,6 +53,9 @@ function notKept(dto: abstract new () => object): Record<string, Schema> {
 }
 
 const nullable = (schema: Schema): Schema => ({ anyOf: [schema, { type: 'null' }] });
+
+/** `customer.termsId` / `paymentSettings.paymentMethodId`: the document's names for the terms / method id. */
+const TERMS_OR_METHOD_ID: Schema = { ...text(30), description: 'The document\'s name for paymentSettings.terms / method with its id only; "" removes it; not with the object form' };
 
 /** New lines: the document's nullable unitPrice and discountPercent read null as not set. */
 const NEW_LINE_INPUT = { ...LINE_INPUT, unitPrice: nullable(DECIMAL_INPUT), discountPercent: nullable(DECIMAL_INPUT) };
@@ -113,7 +116,10 @@ export const SALES_ORDER_SCHEMAS: Schemas = {
   },
   SalesOrderAddressAndContact: { type: ['object', 'null'], properties: { address: ref('SalesOrderAddress'), contact: ref('SalesOrderContact') } },
   SalesOrderCodeDescription: { type: ['object', 'null'], required: ['id'], properties: { id: { type: 'string', maxLength: 30 }, description: text(100) } },
-  SalesOrderPaymentSettings: { type: ['object', 'null'], properties: { terms: ref('SalesOrderCodeDescription'), method: ref('SalesOrderCodeDescription') } },
+  SalesOrderPaymentSettings: {
+    type: ['object', 'null'],
+    properties: { terms: ref('SalesOrderCodeDescription'), method: ref('SalesOrderCodeDescription'), paymentMethodId: TERMS_OR_METHOD_ID, ...notKept(PaymentSettingsDto) },
+  },
   SalesOrderIdName: { type: 'object', properties: { id: { type: 'string' }, name: { type: 'null' } } },
   SalesOrderReadAddress: {
     type: 'object',
@@ -215,7 +221,7 @@ export const SALES_ORDER_SCHEMAS: Schemas = {
       customer: {
         type: 'object',
         required: ['id'],
-        properties: { id: { type: 'string' }, order: text(40), refNo: text(40), ...notKept(CreateCustomerReferenceDto) },
+        properties: { id: { type: 'string' }, order: text(40), refNo: text(40), termsId: TERMS_OR_METHOD_ID, ...notKept(CreateCustomerReferenceDto) },
       },
       status: { type: ['string', 'null'], enum: [...CREATE_STATUSES, null] },
       ...HEADER_INPUT,
@@ -235,7 +241,7 @@ export const SALES_ORDER_SCHEMAS: Schemas = {
     properties: {
       customer: {
         type: ['object', 'null'],
-        properties: { id: { type: ['string', 'null'] }, order: text(40), refNo: text(40), ...notKept(PatchCustomerReferenceDto) },
+        properties: { id: { type: ['string', 'null'] }, order: text(40), refNo: text(40), termsId: TERMS_OR_METHOD_ID, ...notKept(PatchCustomerReferenceDto) },
       },
       status: { type: ['string', 'null'], enum: [...ORDER_STATUSES, null] },
       ...HEADER_INPUT,

@@ -1399,8 +1399,8 @@ export type components = {
                 locationId?: null;
                 order?: string | null;
                 refNo?: string | null;
-                /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
-                termsId?: null;
+                /** @description The document's name for paymentSettings.terms / method with its id only; "" removes it; not with the object form */
+                termsId?: string | null;
             };
             /**
              * Format: date-time
@@ -1784,8 +1784,8 @@ export type components = {
                 locationId?: null;
                 order?: string | null;
                 refNo?: string | null;
-                /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
-                termsId?: null;
+                /** @description The document's name for paymentSettings.terms / method with its id only; "" removes it; not with the object form */
+                termsId?: string | null;
             } | null;
             /** Format: date-time */
             date?: string | null;
@@ -1827,7 +1827,13 @@ export type components = {
             useReplacementCostForMarginAndProfit?: null;
         };
         SalesOrderPaymentSettings: {
+            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
+            cashAccountId?: null;
             method?: components["schemas"]["SalesOrderCodeDescription"];
+            /** @description The document's name for paymentSettings.terms / method with its id only; "" removes it; not with the object form */
+            paymentMethodId?: string | null;
+            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
+            paymentReference?: null;
             terms?: components["schemas"]["SalesOrderCodeDescription"];
         } | null;
         /** @description An address as orders show it (the v3 document's AddressDto): `countryId` and `stateId` of the request are `country.id` and `county.id`; unset ones are left out. */

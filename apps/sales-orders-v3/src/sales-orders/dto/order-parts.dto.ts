@@ -114,8 +114,11 @@ export class PaymentSettingsDto {
   @ValidateNested()
   @Type(() => CodeDescriptionDto)
   method?: CodeDescriptionDto | null;
+
+  /** The document's name for the payment method: `method` with its id only; "" removes it; null is "not set" / "unchanged". */
+  @OptionalNullIsAbsent() @Text(30) paymentMethodId?: string;
 }
-declareNotSupported(PaymentSettingsDto, ['cashAccountId', 'paymentMethodId', 'paymentReference']);
+declareNotSupported(PaymentSettingsDto, ['cashAccountId', 'paymentReference']);
 
 export const CUSTOMER_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,29}$/;
 const CUSTOMER_ID_MESSAGE = 'customer.id must be a customer number: 1 to 30 letters, digits, ".", "_" or "-"';
@@ -128,8 +131,10 @@ export class CreateCustomerReferenceDto {
 
   @OptionalNullable() @Text(40) order?: string | null;
   @OptionalNullable() @Text(40) refNo?: string | null;
+  /** The document's name for the order's payment terms: `paymentSettings.terms` with its id only ("" removes them). */
+  @OptionalNullIsAbsent() @Text(30) termsId?: string;
 }
-declareNotSupported(CreateCustomerReferenceDto, ['contactId', 'gln', 'locationId', 'termsId']);
+declareNotSupported(CreateCustomerReferenceDto, ['contactId', 'gln', 'locationId']);
 
 export class PatchCustomerReferenceDto {
   @OptionalNullIsAbsent()
@@ -138,8 +143,9 @@ export class PatchCustomerReferenceDto {
 
   @OptionalNullIsAbsent() @Text(40) order?: string;
   @OptionalNullIsAbsent() @Text(40) refNo?: string;
+  @OptionalNullIsAbsent() @Text(30) termsId?: string;
 }
-declareNotSupported(PatchCustomerReferenceDto, ['contactId', 'locationId', 'termsId']);
+declareNotSupported(PatchCustomerReferenceDto, ['contactId', 'locationId']);
 
 /** Decimal limits of the line fields (the database columns are numeric(18,6), numeric(7,4)). */
 export const QUANTITY_LIMITS = { maxIntegerDigits: 12, maxScale: 6 };

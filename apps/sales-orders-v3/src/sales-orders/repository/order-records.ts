@@ -38,9 +38,20 @@ function codeDescription(dto: CodeDescriptionDto | null | undefined): object | n
   return { id: dto.id, description: dto.description ?? null };
 }
 
-/** The sent parts of `paymentSettings` (absent keys are left as they are on PATCH). */
-export function paymentSettings(dto: PaymentSettingsDto | undefined): Record<string, unknown> {
-  return definedOnly({ terms: codeDescription(dto?.terms), method: codeDescription(dto?.method) });
+/** An id sent under the document's flat name (`paymentMethodId`, `customer.termsId`) as the stored part; "" removes it. */
+function byId(id: string): object | null {
+  return id === '' ? null : { id, description: null };
+}
+
+/**
+ * The sent parts of `paymentSettings` (absent keys are left as they are on PATCH): `terms` and
+ * `method`, or the document's `customer.termsId` and `paymentSettings.paymentMethodId` for them.
+ */
+export function paymentSettings(dto: PaymentSettingsDto | undefined, termsId?: string): Record<string, unknown> {
+  return definedOnly({
+    terms: termsId === undefined ? codeDescription(dto?.terms) : byId(termsId),
+    method: dto?.paymentMethodId === undefined ? codeDescription(dto?.method) : byId(dto.paymentMethodId),
+  });
 }
 
 /**

@@ -94,12 +94,29 @@ export function orderTypeProblems(type: unknown): FieldProblem[] {
   return [problem('type', `type must be one of ${ORDER_TYPE_CODES.join(', ')}`, DETAIL_CODES.unknownReference)];
 }
 
+/**
+ * The payment method and terms have two names each (this service's `paymentSettings.method` /
+ * `terms` and the document's `paymentSettings.paymentMethodId` / `customer.termsId`): one per request.
+ */
+export function paymentProblems(dto: Pick<CreateSalesOrderDto | PatchSalesOrderDto, 'paymentSettings' | 'customer'>): FieldProblem[] {
+  const settings = isObject(dto.paymentSettings) ? dto.paymentSettings : {};
+  const customer = isObject(dto.customer) ? dto.customer : {};
+  const problems: FieldProblem[] = [];
+  if (settings.paymentMethodId !== undefined && settings.method !== undefined) {
+    problems.push(problem('paymentSettings.paymentMethodId', 'give paymentSettings.method or paymentSettings.paymentMethodId, not both'));
+  }
+  if (customer.termsId !== undefined && settings.terms !== undefined) {
+    problems.push(problem('customer.termsId', 'give customer.termsId or paymentSettings.terms, not both'));
+  }
+  return problems;
+}
+
 /** POST: a known type, the view parts' rules, and every line has inventoryId and quantity. */
 export function createRuleProblems(dto: CreateSalesOrderDto): FieldProblem[] {
   const orderLines: unknown[] = Array.isArray(dto.orderLines) ? dto.orderLines : [];
   // A new order's lines get the ids 1..n in the order sent.
   const lineIds = new Set(orderLines.map((_, i) => i + 1));
-  const problems = [...orderTypeProblems(dto.type), ...orderViewProblems(dto), ...rotRutLineProblems(rotRutLineRefs(dto), lineIds)];
+  const problems = [...orderTypeProblems(dto.type), ...orderViewProblems(dto), ...paymentProblems(dto), ...rotRutLineProblems(rotRutLineRefs(dto), lineIds)];
   orderLines.forEach((line, i) => {
     if (isObject(line)) problems.push(...requiredLineFields(line as LineFieldsDto, `orderLines[${i}]`, 'for every order line'));
   });
@@ -128,7 +145,7 @@ export function customerProblems(customerId: string, snapshot: CustomerSnapshot 
  * `update` and `delete` name a lineId; `delete` carries nothing else; each line is changed once.
  */
 export function patchRuleProblems(dto: PatchSalesOrderDto): FieldProblem[] {
-  const problems: FieldProblem[] = orderViewProblems(dto);
+  const problems: FieldProblem[] = [...orderViewProblems(dto), ...paymentProblems(dto)];
   const lines: unknown[] = Array.isArray(dto.lines) ? dto.lines : [];
   if (PATCH_HEADER_FIELDS.every((field) => changesNothing(dto[field])) && lines.length === 0) {
     problems.push(problem('body', 'must change at least one header field or line', DETAIL_CODES.required));

@@ -57,7 +57,7 @@ export class CreateSalesOrder {
           customerRefNo: dto.customer.refNo ?? null,
           billing: addressAndContact(dto.billing),
           shipping: addressAndContact(dto.shipping),
-          paymentSettings: { terms: null, method: null, ...paymentSettings(dto.paymentSettings) },
+          paymentSettings: { terms: null, method: null, ...paymentSettings(dto.paymentSettings, dto.customer.termsId) },
           lineCount: lines.length,
           ...viewColumns(dto),
           ...freightColumns(dto.freight),

@@ -195,7 +195,7 @@ function headerChanges(dto: PatchSalesOrderDto, customer: CustomerSnapshot | und
     customerRefNo: dto.customer?.refNo,
     billing: dto.billing,
     shipping: dto.shipping,
-    paymentSettings: dto.paymentSettings === undefined ? undefined : paymentSettings(dto.paymentSettings),
+    paymentSettings: dto.paymentSettings === undefined && dto.customer?.termsId === undefined ? undefined : paymentSettings(dto.paymentSettings, dto.customer?.termsId),
     insertedLines,
     ...viewColumns(dto),
     ...freightColumns(dto.freight),
