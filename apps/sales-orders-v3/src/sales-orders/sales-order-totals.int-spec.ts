@@ -55,7 +55,7 @@ const EXAMPLE = {
 describe('sales-orders-v3 order totals', () => {
   beforeAll(async () => {
     t = await startSalesOrdersTestApp('totals');
-    await insertCustomerSnapshots(t.sql, A, [{ id: 'EUROCUST', currencyId: 'EUR' }, { id: 'NOKCUST', currencyId: 'NOK' }]);
+    await insertCustomerSnapshots(t.sql, A, [{ id: 'EUROCUST', currencyId: 'EUR' }, { id: 'NOKCUST', currencyId: 'NOK' }, { id: 'NOCURRENCY', currencyId: null }]);
     await putInventoryItems(t, A, ['ITEM1', 'ITEM2', 'ITEM3']);
     await json(await send('PUT', '/api/v3/CurrencyRates', RATES), 201);
   });
@@ -122,6 +122,9 @@ describe('sales-orders-v3 order totals', () => {
   it('an order in its base currency has rate 1; a needed rate that is missing is a 400 on currencyId and nothing is stored', async () => {
     const nok = await json<Order>(await send('POST', '/api/v3/SalesOrders', { ...EXAMPLE, customer: { id: 'NOKCUST' } }), 201);
     expect(nok.totals).toMatchObject({ orderTotal: 98.39, orderTotalInBaseCurrency: 98.39 });
+    // An order without a currency (its customer has none) is in the company's currency: rate 1
+    const none = await json<Order>(await send('POST', '/api/v3/SalesOrders', { ...EXAMPLE, customer: { id: 'NOCURRENCY' } }), 201);
+    expect([none.currencyId, none.totals.orderTotalInBaseCurrency]).toEqual([null, 98.39]);
     const before = await t.sql.query(`SELECT count(*)::int AS n FROM sales_orders WHERE company_id = $1`, [A]);
     for (const body of [{ ...EXAMPLE, date: '2025-12-31' }, { ...EXAMPLE, currencyId: 'USD' }]) {
       const response = await send('POST', '/api/v3/SalesOrders', body);

@@ -51,7 +51,8 @@ export const taxCharged = (e: string): string => `NOT ((${e} ->> 'isStatisticalT
 /**
  * CTEs computing every stored total of the order `:companyId`/`:internalId` from its lines and
  * parts, ending in `totals` (one row): a write's UPDATE sets the header from it. `totals.rate` is
- * null when the order needs a rate to its company's base currency and none is in force on its date.
+ * null when the order needs a rate to its company's base currency and none is in force on its date
+ * (an order without a currency is in the base currency: its customer has none either).
  */
 export const ORDER_TOTALS_CTES = `
   cur AS (SELECT * FROM sales_orders WHERE company_id = :companyId AND internal_id = :internalId),
@@ -67,7 +68,7 @@ export const ORDER_TOTALS_CTES = `
                (SELECT coalesce(sum(taxable) FILTER (WHERE charged), 0) FROM cats) AS taxable_total,
                (SELECT coalesce(sum(taxable) FILTER (WHERE exempt), 0) FROM cats) AS tax_exempt_total),
   r AS (SELECT cc.base_currency_id,
-               CASE WHEN cc.base_currency_id IS NULL OR cc.base_currency_id = cur.currency_id THEN 1::numeric
+               CASE WHEN cc.base_currency_id IS NULL OR cur.currency_id IS NULL OR cc.base_currency_id = cur.currency_id THEN 1::numeric
                     ELSE (SELECT er.rate FROM exchange_rates er WHERE er.company_id = cur.company_id AND er.currency_id = cur.currency_id
                             AND er.effective_date <= (cur.order_date AT TIME ZONE 'UTC')::date ORDER BY er.effective_date DESC LIMIT 1) END AS rate
         FROM cur LEFT JOIN company_currencies cc ON cc.company_id = cur.company_id),

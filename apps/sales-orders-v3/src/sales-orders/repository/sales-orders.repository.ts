@@ -18,6 +18,7 @@ import {
 } from '@erp/sales-orders-queries';
 import { type HeaderChanges, headerAssignments } from './header-changes';
 import type { ViewColumns } from './order-records';
+import { ORDER_EVENT_DATA } from './order-event.sql';
 import { ORDER_TOTALS_CTES } from './order-totals.sql';
 
 /** An order's key as the API names it. */
@@ -55,6 +56,8 @@ export interface WrittenOrder {
   customerId: string;
   status: string;
   time: string;
+  /** What its event adds to the webhook payload: currency, totals and priced lines (ORDER_EVENT_DATA), as JSON text. */
+  eventData: string;
 }
 
 const ALL_PARTS: ReadonlySet<ExpandPart> = new Set(EXPAND_PARTS);
@@ -67,7 +70,7 @@ const IF_MATCH = '(:versions::bigint[] IS NULL OR o.version = ANY(:versions::big
 // What a write answers and announces (WrittenOrder), selected from a sales_orders row `o`. Built
 // once: the order's JSON expression is several KB of SQL, the same for every write.
 const WRITTEN_COLUMNS = `${orderJson(ALL_PARTS)} AS json, o.version::text AS version, o.order_type, o.order_id, o.customer_id,
-       o.status, ${ts('o.last_modified_at')} AS time`;
+       o.status, ${ts('o.last_modified_at')} AS time, ${ORDER_EVENT_DATA} AS event_data`;
 
 interface WrittenRow {
   json: string;
@@ -77,6 +80,7 @@ interface WrittenRow {
   customer_id: string;
   status: string;
   time: string;
+  event_data: string;
 }
 
 function writtenOrder(row: WrittenRow): WrittenOrder {
@@ -88,6 +92,7 @@ function writtenOrder(row: WrittenRow): WrittenOrder {
     customerId: row.customer_id,
     status: row.status,
     time: row.time,
+    eventData: row.event_data,
   };
 }
 
@@ -208,7 +213,7 @@ export class SalesOrdersRepository {
    * The conditional DELETE (its lines go with it). The row it returns carries a new version drawn
    * for the deletion, so the deletion's event sorts after every earlier event of the order.
    */
-  async deleteIfMatch(tx: EntityManager, key: OrderKey, versions: string[] | null): Promise<Omit<WrittenOrder, 'json' | 'type' | 'orderId'> | undefined> {
+  async deleteIfMatch(tx: EntityManager, key: OrderKey, versions: string[] | null): Promise<Omit<WrittenOrder, 'json' | 'type' | 'orderId' | 'eventData'> | undefined> {
     const rows = await namedQuery<{ customer_id: string; status: string; version: string; time: string }>(
       tx,
       `DELETE FROM sales_orders AS o WHERE ${BY_KEY} AND ${IF_MATCH}
@@ -244,9 +249,9 @@ export class SalesOrdersRepository {
     return row && writtenOrder(row);
   }
 
-  /** Why recomputeTotals found no rate: the order's currency, the company's base currency and the order's day. */
-  async missingRate(tx: EntityManager, companyId: string, internalId: string): Promise<{ currencyId: string | null; baseCurrencyId: string; day: string }> {
-    const [row] = await namedQuery<{ currency_id: string | null; base_currency_id: string; day: string }>(
+  /** Why recomputeTotals found no rate: the order's currency (never null then), the company's base currency and the order's day. */
+  async missingRate(tx: EntityManager, companyId: string, internalId: string): Promise<{ currencyId: string; baseCurrencyId: string; day: string }> {
+    const [row] = await namedQuery<{ currency_id: string; base_currency_id: string; day: string }>(
       tx,
       `SELECT o.currency_id, cc.base_currency_id, to_char(o.order_date AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day
        FROM sales_orders o JOIN company_currencies cc ON cc.company_id = o.company_id

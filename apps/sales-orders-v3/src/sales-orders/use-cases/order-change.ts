@@ -29,7 +29,7 @@ export class OrderChange {
     throw new ValidationFailedError([
       {
         field: 'currencyId',
-        message: `no exchange rate from ${missing.currencyId ?? 'the order currency (none set)'} to the base currency ${missing.baseCurrencyId} is in force on ${missing.day}: add one with PUT /api/v3/CurrencyRates`,
+        message: `no exchange rate from ${missing.currencyId} to the base currency ${missing.baseCurrencyId} is in force on ${missing.day}: add one with PUT /api/v3/CurrencyRates`,
         code: DETAIL_CODES.unknownReference,
       },
     ]);
