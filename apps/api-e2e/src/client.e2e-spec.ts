@@ -108,6 +108,19 @@ describe('@erp/client against the running system', () => {
       for await (const item of client.inventory.list({ attributeFilter: ['WEBSHOP:1'] }, { expand: ['Attribute'] })) items.push(item);
       expect(items).toEqual([expect.objectContaining({ inventoryId: 'CLIENT-ITEM', attributes: { WEBSHOP: '1' } })]);
     });
+
+    it('manages price classes, price lists and exchange rates (extensions) and reads them back', async () => {
+      const client = await clientFor(EXPORT_COMPANY);
+      await client.inventory.put('PRICED-ITEM', { description: 'Priced', prices: [{ currencyId: 'NOK', unitPrice: '9.90' }] });
+      // (This company's customers were loaded straight into customers-v1, without events: sales orders does not know them.)
+      expect(await client.prices.putPriceClass('TRADE', { description: 'Trade', customers: [] })).toMatchObject({ priceClassId: 'TRADE', customers: [] });
+      const list = await client.prices.putPriceList('NOK-2026', { currencyId: 'NOK', entries: [{ inventoryId: 'PRICED-ITEM', priceClassId: 'TRADE', minQuantity: 10, unitPrice: '8.50' }] });
+      expect(list.entries).toEqual([expect.objectContaining({ inventoryId: 'PRICED-ITEM', priceClassId: 'TRADE', minQuantity: 10, unitPrice: 8.5 })]);
+      expect(await client.prices.getPriceList('NOK-2026')).toEqual(list);
+      await client.prices.putCurrencyRates({ baseCurrencyId: 'NOK', rates: [{ currencyId: 'EUR', effectiveDate: '2026-01-01', rate: '11.5' }] });
+      expect(await client.prices.getCurrencyRates()).toMatchObject({ baseCurrencyId: 'NOK', rates: [{ currencyId: 'EUR', effectiveDate: '2026-01-01', rate: 11.5 }] });
+      await expect(client.prices.getPriceClass('NONE')).rejects.toMatchObject({ status: 404 });
+    });
   });
 
   describe('v1 paging', () => {

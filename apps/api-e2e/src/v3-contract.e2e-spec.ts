@@ -132,6 +132,8 @@ async function createInventoryItems(): Promise<void> {
         baseUnit: 'PCS',
         attributes: { WEBSHOP: '1' },
         availability: [{ warehouseId: 'MAIN', quantityOnHand: 100 + i, locations: [{ locationId: 'MAIN-A1', quantityOnHand: 100 + i }] }],
+        // The base price the price rules give a line without unitPrice (SEK 24.90, 25.90, 26.90).
+        prices: [{ currencyId: 'SEK', unitPrice: `${24 + i}.90` }],
       }),
     });
     expect(response.status).toBe(201);
@@ -370,6 +372,39 @@ describe('the published v3 document, operation by operation, through the gateway
       },
       200,
     );
+  });
+
+  it('prices from the rules: an order and added lines without unitPrice get the item price; hasManualPrice true keeps, false replaces', async () => {
+    const [first, second, third] = need('items');
+    const order = newSalesOrder() as Record<string, unknown>;
+    // As a webshop or EDI feed sends it: item and quantity, the ERP's price (null, as a generated client sends "not set").
+    order.orderLines = [{ inventoryId: first, quantity: 3, unitPrice: null, hasManualPrice: null, discountPercent: null }];
+    const created = await expectOperation({ operationId: 'SalesOrders_CreateNewItem_', body: order }, 201);
+    const { type, orderId, lines } = created.body as { type: string; orderId: string; lines: Array<{ unitPrice: number; extendedPrice: number; hasManualPrice: boolean }> };
+    expect(lines.map((l) => [l.unitPrice, l.extendedPrice, l.hasManualPrice])).toEqual([[24.9, 74.7, false]]);
+    await expectOperation(
+      {
+        operationId: 'SalesOrders_AddLines_typeorderIdlines',
+        pathParams: { type, orderId },
+        ifMatch: created.headers['etag'],
+        body: {
+          lines: [
+            { inventoryId: second, quantity: 2 },
+            { inventoryId: third, quantity: 1, unitPrice: 30, hasManualPrice: true },
+            { inventoryId: third, quantity: 1, unitPrice: 30, hasManualPrice: false },
+          ],
+        },
+      },
+      202,
+    );
+    const page = await expectOperation({ operationId: 'SalesOrders_GetItemLines_typeorderIdlines', pathParams: { type, orderId } }, 200);
+    const added = (page.body as { value: Array<{ unitPrice: number; hasManualPrice: boolean }> }).value;
+    expect(added.map((l) => [l.unitPrice, l.hasManualPrice])).toEqual([
+      [24.9, false],
+      [25.9, false],
+      [30, true],
+      [26.9, false],
+    ]);
   });
 
   it('error answers: 428 without If-Match, 412 on a stale one, 404 for an order that does not exist', async () => {

@@ -87,6 +87,11 @@ describe('webhooks through the api-gateway', () => {
       companyId: A,
       data: { type: 'SO', orderId: location.split('/').pop(), status: 'Hold', version, link: location },
     });
+    // The order as priced after the change travels with it: totals and lines, decimals as exact strings.
+    expect(update.body.data).toMatchObject({
+      totals: { orderTotal: '10', discountTotal: '0', taxTotal: '0' },
+      lines: [{ lineId: 1, inventoryId: 'ITEM-1', quantity: '1', unitPrice: '10', extendedPrice: '10', hasManualPrice: true }],
+    });
     const key = Buffer.from(secret.slice('whsec_'.length), 'base64');
     expect(headers['x-vwd-signature-v1']).toBe(createHmac('sha256', key).update(update.rawBody).digest('base64'));
     expect(headers['x-vwd-tenant-id']).toBe(A);

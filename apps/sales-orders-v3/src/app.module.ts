@@ -8,6 +8,8 @@ import { OpenApiModule } from '@erp/openapi';
 import { SALES_ORDER_SCHEMAS } from './sales-orders/sales-orders.openapi';
 import { INVENTORY_SCHEMAS } from './inventory/inventory.openapi';
 import { InventoryModule } from './inventory/inventory.module';
+import { PricingModule } from './pricing/pricing.module';
+import { PRICING_SCHEMAS } from './pricing/pricing.openapi';
 import type { SalesOrdersConfig } from './config';
 import { CustomerEventsController } from './customers/customer-events.controller';
 import { CustomerSnapshotsService } from './customers/customer-snapshots.service';
@@ -39,9 +41,10 @@ export class SalesOrdersAppModule {
         // v3 does not require ipp-application-type (API.md: it is a /v1 rule).
         AuthModule.forRoot(authSettingsFrom(config), { requireApplicationType: false }),
         HealthModule.forRoot(),
-        OpenApiModule.forRoot({ title: 'Sales orders', version: '3', schemas: { ...SALES_ORDER_SCHEMAS, ...INVENTORY_SCHEMAS } }),
+        OpenApiModule.forRoot({ title: 'Sales orders', version: '3', schemas: { ...SALES_ORDER_SCHEMAS, ...INVENTORY_SCHEMAS, ...PRICING_SCHEMAS } }),
         MessagingModule.forRoot(messagingOptionsFrom(config, { clientId: SERVICE_NAME })),
         InventoryModule,
+        PricingModule,
       ],
       controllers: [SalesOrdersController, SalesOrderLinesController, SalesOrderViewsController, CustomerEventsController],
       providers: [...SALES_ORDER_PROVIDERS, CustomerSnapshotsService, SalesOrderEvents],

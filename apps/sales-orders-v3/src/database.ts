@@ -8,6 +8,9 @@ import { CreateSalesOrderListCells1766100000000 } from './migrations/17661000000
 import { CoverSalesOrderListIndexes1766100000001 } from './migrations/1766100000001-cover-sales-order-list-indexes';
 import { CreateSalesOrderSearchTexts1766200000000 } from './migrations/1766200000000-create-sales-order-search-texts';
 import { IndexSalesOrderSearchTexts1766200000001 } from './migrations/1766200000001-index-sales-order-search-texts';
+import { CreatePriceRules1766500000000 } from './migrations/1766500000000-create-price-rules';
+import { CreateOrderTotals1766500000001 } from './migrations/1766500000001-create-order-totals';
+import { AddLineItemDescription1766500000002 } from './migrations/1766500000002-add-line-item-description';
 import { EnableTenantViews1766700000000 } from './migrations/1766700000000-enable-tenant-views';
 import { SalesOrderCounterEntity, SalesOrderEntity, SalesOrderLineEntity } from './sales-orders/sales-order.entity';
 
@@ -35,5 +38,8 @@ export const SALES_ORDERS_MIGRATIONS = [
   CoverSalesOrderListIndexes1766100000001,
   CreateSalesOrderSearchTexts1766200000000,
   IndexSalesOrderSearchTexts1766200000001,
+  CreatePriceRules1766500000000,
+  CreateOrderTotals1766500000001,
+  AddLineItemDescription1766500000002,
   EnableTenantViews1766700000000,
 ];

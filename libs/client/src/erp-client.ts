@@ -5,6 +5,7 @@ import { listV3, type V3ListOptions } from './paging/v3-list';
 import { AttachmentsApi } from './resources/attachments';
 import { CustomersApi } from './resources/customers';
 import { InventoryApi } from './resources/inventory';
+import { PricesApi } from './resources/prices';
 import { SalesOrdersApi } from './resources/sales-orders';
 import { SupplierInvoicesApi } from './resources/supplier-invoices';
 
@@ -45,6 +46,8 @@ export class ErpClient {
   readonly salesOrders: SalesOrdersApi;
   /** `/api/v3/Inventory`: the items order lines reference. */
   readonly inventory: InventoryApi;
+  /** Price classes, price lists and exchange rates (extensions): what prices and totals sales orders. */
+  readonly prices: PricesApi;
   readonly attachments: AttachmentsApi;
   /** Any v1 list, e.g. `client.v1.list('/v1/customer', { filters: { status: 'Active' } })`. */
   readonly v1: { list<T = Record<string, unknown>>(path: string, options?: V1ListOptions): AsyncGenerator<T, void, undefined> };
@@ -71,6 +74,7 @@ export class ErpClient {
     this.supplierInvoices = new SupplierInvoicesApi(transport);
     this.salesOrders = new SalesOrdersApi(transport);
     this.inventory = new InventoryApi(transport);
+    this.prices = new PricesApi(transport);
     this.attachments = new AttachmentsApi(transport);
     this.v1 = { list: (path, listOptions) => listV1(transport, path, listOptions) };
     this.v3 = { list: (path, query, listOptions) => listV3(transport, path, query, listOptions) };

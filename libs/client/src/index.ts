@@ -9,6 +9,7 @@ export { CustomersApi } from './resources/customers';
 export { SupplierInvoicesApi } from './resources/supplier-invoices';
 export { SalesOrdersApi, type SalesOrderListOptions, type SalesOrderUpdateOptions } from './resources/sales-orders';
 export { InventoryApi } from './resources/inventory';
+export { PricesApi } from './resources/prices';
 export {
   AttachmentsApi,
   type AttachmentOwner,

@@ -23,6 +23,13 @@ export type InventoryItem = Schemas['InventoryItemAvailabilityDto'];
 /** `PUT /api/v3/Inventory/{inventoryId}` (an extension): the whole item. */
 export type InventoryItemPut = Schemas['InventoryItemPut'];
 export type InventoryExpand = 'Location' | 'Attribute' | 'All' | 'None';
+/** Price rules and exchange rates (extensions of the v3 document; docs/api-conventions.md "Price rules", "Totals"). */
+export type PriceClass = Schemas['PriceClass'];
+export type PriceClassPut = Schemas['PriceClassPut'];
+export type PriceList = Schemas['PriceList'];
+export type PriceListPut = Schemas['PriceListPut'];
+export type CurrencyRates = Schemas['CurrencyRates'];
+export type CurrencyRatesPut = Schemas['CurrencyRatesPut'];
 /** The filters of `GET /api/v3/Inventory`; each list is sent as a repeated parameter. */
 export interface InventoryQuery {
   inventoryId?: readonly string[];

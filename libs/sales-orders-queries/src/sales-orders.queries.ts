@@ -46,11 +46,12 @@ export function jsonObject(fields: Array<[string, string]>): string {
 /**
  * A line's columns as the API names them. A page of 100 orders holds tens of thousands of lines,
  * so each line costs one row_to_json of this flat row and nothing more: no nested sub-select
- * (the constant-shaped `inventory` is concatenated, with to_json escaping the id).
+ * (the constant-shaped `inventory` is concatenated, with to_json escaping the id and the item's
+ * description the line keeps).
  */
 const LINE_COLUMNS = `l.line_id AS "lineId",
     l.sort_order AS "sortOrder",
-    ('{"id":' || to_json(l.inventory_id)::text || ',"description":null}')::json AS "inventory",
+    ('{"id":' || to_json(l.inventory_id)::text || ',"description":' || coalesce(to_json(l.item_description)::text, 'null') || '}')::json AS "inventory",
     l.description AS "description",
     trim_scale(l.quantity) AS "quantity",
     trim_scale(l.unit_price) AS "unitPrice",
@@ -61,7 +62,9 @@ const LINE_COLUMNS = `l.line_id AS "lineId",
     ${ts('l.request_date')} AS "requestDate",
     l.note AS "note",
     l.tax_category_id AS "taxCategoryId",
-    l.commissionable AS "commissionable"`;
+    l.commissionable AS "commissionable",
+    l.has_manual_price AS "hasManualPrice",
+    l.has_manual_discount AS "hasManualDiscount"`;
 
 /**
  * Every line of the order, in sort order, as the text of one JSON array (the lines are never
@@ -104,6 +107,39 @@ function objectIfSet(key: string, column: string, field: string): string {
   return `CASE WHEN jsonb_typeof(${column} -> '${field}') = 'object' THEN jsonb_build_object('${key}', ${column} -> '${field}') ELSE '{}'::jsonb END`;
 }
 
+/**
+ * The order's totals as the v3 document's SalesOrderTotalsDto names them, from the columns every
+ * write stores (sales-orders-v3 order-totals.sql.ts): each also in the base currency, at the rate
+ * the order keeps (its date's), rounded half away from zero to cents. `grand_total` is null on orders
+ * not written since it exists: their order total was the lines' net.
+ */
+export const ORDER_TOTAL = 'coalesce(o.grand_total, o.order_total)';
+const TOTALS: Array<[string, string]> = [
+  ['discountTotal', 'o.discount_total + o.document_discount_total'],
+  ['freightCost', 'o.freight_cost'],
+  ['freightTotal', 'o.freight_cost + o.freight_premium'],
+  ['orderTotal', ORDER_TOTAL],
+  ['taxExemptTotal', 'o.tax_exempt_total'],
+  ['taxTotal', 'o.tax_total'],
+  ['taxableTotal', 'o.taxable_total'],
+];
+
+/** `[key, amount]` and `[keyInBaseCurrency, amount x rate]` (`amount` of the document's freight: `amountInBaseCurrency`). */
+function inBaseCurrencyToo(key: string, amount: string): Array<[string, string]> {
+  return [
+    [key, `trim_scale(${amount})`],
+    [`${key}InBaseCurrency`, `trim_scale(round((${amount}) * o.exchange_rate, 2))`],
+  ];
+}
+
+/** `expand=freight`: the document's SalesOrderFreightDto (amount = cost + premium: there are no ship-via terms). */
+const FREIGHT_JSON = jsonObject([
+  ...inBaseCurrencyToo('amount', 'o.freight_cost + o.freight_premium'),
+  ...inBaseCurrencyToo('cost', 'o.freight_cost'),
+  ...inBaseCurrencyToo('premiumAmount', 'o.freight_premium'),
+  ['taxCategoryId', 'o.freight_tax_category_id'],
+]);
+
 /** A summary row of the list without expand. */
 export const SUMMARY_JSON = `${jsonObject([
   ['type', 'o.order_type'],
@@ -116,7 +152,7 @@ export const SUMMARY_JSON = `${jsonObject([
   ['customerOrder', 'o.customer_order'],
   ['customerRefNo', 'o.customer_ref_no'],
   ['currency', 'o.currency_id'],
-  ['orderTotal', 'trim_scale(o.order_total)'],
+  ['orderTotal', `trim_scale(${ORDER_TOTAL})`],
   ['orderQty', 'trim_scale(o.order_qty)'],
   ['requestOn', ts('o.request_on')],
   ['description', 'o.description'],
@@ -151,6 +187,7 @@ export function orderJson(parts: ReadonlySet<ExpandPart>): string {
   // are financialInformation.terms there (SalesOrderPaymentDto has no terms).
   if (parts.has('payment')) head.push(['paymentSettings', objectIfSet('paymentMethod', 'o.payment_settings', 'method')]);
   if (parts.has('financialInformation')) head.push(['financialInformation', objectIfSet('terms', 'o.payment_settings', 'terms')]);
+  if (parts.has('freight')) head.push(['freight', FREIGHT_JSON]);
   // The salesperson (no catalogue of salespersons: the description is unknown) and whether the
   // order has a ROT/RUT deduction, the sources of the order's read views (sales-orders-v3).
   head.push(
@@ -160,10 +197,7 @@ export function orderJson(parts: ReadonlySet<ExpandPart>): string {
   head.push(
     [
       'totals',
-      jsonObject([
-        ['discountTotal', 'trim_scale(o.discount_total)'],
-        ['orderTotal', 'trim_scale(o.order_total)'],
-      ]),
+      jsonObject(TOTALS.flatMap(([key, amount]) => inBaseCurrencyToo(key, amount))),
     ],
     ['orderQty', 'trim_scale(o.order_qty)'],
   );

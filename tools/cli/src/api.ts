@@ -16,6 +16,8 @@ export interface PageProgress {
  * The calls the commands make. Backed by `@erp/client` (see erp-client-api.ts); kept as a small
  * interface so the commands read as what they do and the adapter is the one place that knows the SDK.
  */
+export type PriceRecordKind = 'class' | 'list' | 'rates';
+
 export interface CliApi {
   get(path: string, query?: Record<string, string>): Promise<ApiRecord>;
   /** Every record of a v1 list (the client keeps pageSize and filters constant across the run). */
@@ -34,6 +36,12 @@ export interface CliApi {
   orderView(order: SalesOrderKey, view: 'commissions' | 'discounts' | 'tax' | 'rotrut' | 'shipment'): Promise<unknown>;
   /** Creates or replaces an inventory item (`PUT /api/v3/Inventory/{inventoryId}`); answers the item. */
   putInventoryItem(inventoryId: string, item: ApiRecord): Promise<ApiRecord>;
+  /**
+   * A price rule or the exchange rates (extensions): `class` = `/api/v3/PriceClasses/{id}`, `list` =
+   * `/api/v3/PriceLists/{id}`, `rates` = `/api/v3/CurrencyRates` (no id). PUT replaces the whole record.
+   */
+  putPriceRecord(kind: PriceRecordKind, id: string | undefined, body: ApiRecord): Promise<ApiRecord>;
+  getPriceRecord(kind: PriceRecordKind, id: string | undefined): Promise<ApiRecord>;
   /** The locations of a customer (`GET /api/v3/Customers/{customerId}/locations`). */
   customerLocations(customerNumber: string): Promise<ApiRecord[]>;
   /** The attachment's decoded bytes as a stream, and its size when the API told it. */

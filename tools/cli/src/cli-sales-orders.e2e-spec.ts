@@ -100,6 +100,23 @@ describe('erp CLI: sales orders (v3)', () => {
     expect(missing.stderr).toMatch(/-> 404/);
   }, 120_000);
 
+  it('puts and gets price classes, price lists and exchange rates; a bad body is the API\'s 400, a missing id a usage error', async () => {
+    const item = await runCli(['inventory', 'put', 'CLI-PRICED', '--data', '{"prices":[{"currencyId":"NOK","unitPrice":"4.20"}]}'], env);
+    expect(item.code).toBe(ExitCode.Ok);
+    const cls = await runCli(['prices', 'put', 'class', 'CLI-TRADE', '--data', JSON.stringify({ customers: [customer] })], env);
+    expect(JSON.parse(cls.stdout.toString())).toMatchObject({ priceClassId: 'CLI-TRADE', customers: [customer] });
+    const list = await runCli(['prices', 'put', 'list', 'CLI-NOK', '--data', '{"currencyId":"NOK","entries":[{"inventoryId":"CLI-PRICED","priceClassId":"CLI-TRADE","unitPrice":"3.99"}]}'], env);
+    expect(list.code).toBe(ExitCode.Ok);
+    const got = await runCli(['prices', 'get', 'list', 'CLI-NOK'], env);
+    expect(JSON.parse(got.stdout.toString())).toMatchObject({ priceListId: 'CLI-NOK', currencyId: 'NOK', entries: [{ inventoryId: 'CLI-PRICED', unitPrice: 3.99 }] });
+    const rates = await runCli(['prices', 'put', 'rates', '--data', '{"baseCurrencyId":"NOK","rates":[]}'], env);
+    expect(JSON.parse(rates.stdout.toString())).toMatchObject({ baseCurrencyId: 'NOK', rates: [] });
+    const refused = await runCli(['prices', 'put', 'list', 'CLI-BAD', '--data', '{"currencyId":"nok"}'], env);
+    expect(refused.code).toBe(ExitCode.Client);
+    expect(refused.stderr).toMatch(/-> 400/);
+    expect((await runCli(['prices', 'get', 'class'], env)).code).toBe(ExitCode.Usage);
+  }, 120_000);
+
   it('adds, changes and deletes lines under If-Match, printing the new version for the next write', async () => {
     const order = `SO/${orderIds[0]}`;
     const read = async (): Promise<{ version: string; totals: { orderTotal: number }; lines: Array<{ lineId: number; quantity: number; inventory: { id: string } }> }> =>

@@ -55,6 +55,18 @@ export function createCliApi(config: ApiConfig): CliApi {
     async putInventoryItem(inventoryId, item) {
       return (await client.inventory.put(inventoryId, item as unknown as InventoryItemPut)) as unknown as ApiRecord;
     },
+    // Price rules and rates: the API checks the bodies (every problem in one 400), as for items.
+    async putPriceRecord(kind, id, body) {
+      const record = body as never;
+      if (kind === 'class') return (await client.prices.putPriceClass(id ?? '', record)) as unknown as ApiRecord;
+      if (kind === 'list') return (await client.prices.putPriceList(id ?? '', record)) as unknown as ApiRecord;
+      return (await client.prices.putCurrencyRates(record)) as unknown as ApiRecord;
+    },
+    async getPriceRecord(kind, id) {
+      if (kind === 'class') return (await client.prices.getPriceClass(id ?? '')) as unknown as ApiRecord;
+      if (kind === 'list') return (await client.prices.getPriceList(id ?? '')) as unknown as ApiRecord;
+      return (await client.prices.getCurrencyRates()) as unknown as ApiRecord;
+    },
     async customerLocations(customerNumber) {
       return (await client.customers.locations(customerNumber)) as unknown as ApiRecord[];
     },

@@ -1,4 +1,4 @@
-import { Command, Option } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { getCommand } from './commands/get';
 import { listCommand } from './commands/list';
 import { exportCommand } from './commands/export';
@@ -6,6 +6,8 @@ import { downloadCommand, uploadCommand } from './commands/attachments';
 import { deleteLinesCommand, writeLinesCommand } from './commands/lines';
 import { ORDER_VIEWS, orderViewCommand } from './commands/order-views';
 import { inventoryPutCommand, locationsCommand } from './commands/inventory';
+import { pricesGetCommand, pricesPutCommand } from './commands/prices';
+import type { PriceRecordKind } from './api';
 import { tokenCommand } from './commands/token';
 import { webhooksListenCommand } from './commands/webhooks';
 import type { CliApi } from './api';
@@ -121,7 +123,7 @@ export function buildProgram(deps: ProgramDeps): Command {
   const data = '--data <json|@file|@->';
   const dataHelp = 'the lines: a JSON array (or { "lines": [...] }), @file, or @- for stdin';
   preconditions(lines.command('add').description('add lines after the last one; prints the new { etag, version }'))
-    .requiredOption(data, `${dataHelp}; each needs inventoryId, quantity, unitPrice`)
+    .requiredOption(data, `${dataHelp}; each needs inventoryId and quantity (no unitPrice: the price rules price it)`)
     .action((order: string, options) => writeLinesCommand(context, 'add', order, options));
   preconditions(lines.command('patch').description('change the lines each entry\'s lineId names; prints the new { etag, version }'))
     .requiredOption(data, `${dataHelp}; each names its lineId`)
@@ -152,6 +154,25 @@ export function buildProgram(deps: ProgramDeps): Command {
     .argument('<inventory-id>', 'the item id (1 to 30 characters)')
     .option(data, 'the whole item: a JSON object ({ description, baseUnit, attributes, availability }), @file, or @- for stdin; default {}')
     .action((inventoryId: string, options: { data?: string }) => inventoryPutCommand(context, inventoryId, options));
+
+  const prices = program.command('prices').description('price classes, price lists and exchange rates (extensions): what prices and totals sales orders');
+  const kind = (value: string): PriceRecordKind => {
+    if (value === 'class' || value === 'list' || value === 'rates') return value;
+    throw new InvalidArgumentError('must be class, list or rates');
+  };
+  prices
+    .command('put')
+    .description('create or replace a price class or price list, or set the exchange rates; prints the record')
+    .argument('<kind>', 'class, list or rates', kind)
+    .argument('[id]', 'the price class or price list id (none for rates)')
+    .option(data, 'the whole record as JSON, @file, or @- for stdin')
+    .action((k: PriceRecordKind, id: string | undefined, options: { data?: string }) => pricesPutCommand(context, k, id, options));
+  prices
+    .command('get')
+    .description('print a price class, a price list or the exchange rates')
+    .argument('<kind>', 'class, list or rates', kind)
+    .argument('[id]', 'the price class or price list id (none for rates)')
+    .action((k: PriceRecordKind, id: string | undefined) => pricesGetCommand(context, k, id));
 
   const webhooks = program.command('webhooks').description('webhook tools');
   webhooks

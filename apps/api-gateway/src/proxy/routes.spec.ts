@@ -16,6 +16,9 @@ describe('resolveRoute', () => {
     ['/api/v3/Inventory', 'salesOrders', false],
     ['/api/v3/Inventory?expand=location', 'salesOrders', false],
     ['/api/v3/Inventory/BOLT', 'salesOrders', false],
+    ['/api/v3/PriceClasses/TRADE', 'salesOrders', false],
+    ['/api/v3/PriceLists/NOK-2026', 'salesOrders', false],
+    ['/api/v3/CurrencyRates', 'salesOrders', false],
     ['/api/v3/SalesOrders/SO/000001', 'salesOrders', false],
     ['/v1/customer/10001', 'customers', true],
   ])('sends %s to %s (v1 rules: %s)', (url, upstream, v1) => {
@@ -25,6 +28,7 @@ describe('resolveRoute', () => {
   it('matches whole path segments only', () => {
     expect(resolveRoute('/api/v3/CustomersX', upstreams)).toBeUndefined();
     expect(resolveRoute('/api/v3/InventoryItems', upstreams)).toBeUndefined();
+    expect(resolveRoute('/api/v3/PriceListsX', upstreams)).toBeUndefined();
   });
 
   it('spreads a service\'s requests over its replicas in turn', () => {

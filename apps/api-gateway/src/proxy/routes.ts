@@ -25,6 +25,8 @@ export const ROUTE_RULES: RouteRule[] = [
   // The v3 view of the customers is served by their owner; the inventory catalogue by sales orders (its order lines reference the items).
   { upstream: 'customers', pattern: /^\/api\/v3\/Customers(?:[/?]|$)/, v1: false },
   { upstream: 'salesOrders', pattern: /^\/api\/v3\/Inventory(?:[/?]|$)/, v1: false },
+  // The price rules and exchange rates (extensions) price and total order lines in the orders' own transactions: sales orders owns them.
+  { upstream: 'salesOrders', pattern: /^\/api\/v3\/(?:PriceClasses|PriceLists|CurrencyRates)(?:[/?]|$)/, v1: false },
   { upstream: 'webhooks', pattern: /^\/api\/webhooks(?:[/?]|$)/, v1: false, scope: SCOPES.manageWebhooks },
 ];
 

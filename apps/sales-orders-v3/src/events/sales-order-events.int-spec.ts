@@ -1,5 +1,5 @@
 import { Kafka, logLevel, type Producer } from 'kafkajs';
-import { createEvent, customerLink, TOPICS } from '@erp/contracts';
+import { createEvent, customerLink, TOPICS, validateEnvelope } from '@erp/contracts';
 import { messageKeyOf, prefixedTopic } from '@erp/messaging';
 import { testKafkaBrokers, TopicReader } from '@erp/testing';
 import { insertCustomerSnapshots, outboxRows, putInventoryItems, startSalesOrdersTestApp, type SalesOrdersTestApp } from '../testing/sales-orders-test-app';
@@ -92,10 +92,17 @@ describe('sales-orders-v3 events', () => {
         expect(String(row.payload.time)).toMatch(/Z$/);
       }
       const data = rows.map((r) => r.payload.data as Record<string, string>);
-      expect(data[0]).toEqual({ type: 'SO', orderId: '000001', customerId: '10001', status: 'Open', version: etag1.slice(1, -1), link: '/api/v3/SalesOrders/SO/000001' });
-      expect(data[1]).toMatchObject({ status: 'Hold', version: etag2.slice(1, -1) });
+      // Created and updated orders carry their currency, totals and priced lines (decimals as exact strings).
+      const priced = {
+        currencyId: 'NOK',
+        totals: { discountTotal: '0', freightTotal: '0', taxTotal: '0', orderTotal: '1', orderTotalInBaseCurrency: '1' },
+        lines: [{ lineId: 1, inventoryId: 'A', quantity: '1', unitPrice: '1', discountPercent: '0', extendedPrice: '1', hasManualPrice: true, hasManualDiscount: false }],
+      };
+      expect(data[0]).toEqual({ type: 'SO', orderId: '000001', customerId: '10001', status: 'Open', version: etag1.slice(1, -1), link: '/api/v3/SalesOrders/SO/000001', ...priced });
+      expect(data[1]).toMatchObject({ status: 'Hold', version: etag2.slice(1, -1), ...priced });
       expect(BigInt(data[2].version)).toBeGreaterThan(BigInt(data[1].version));
-      expect(data[2]).toMatchObject({ orderId: '000001', status: 'Hold', link: '/api/v3/SalesOrders/SO/000001' });
+      expect(data[2]).toEqual({ type: 'SO', orderId: '000001', customerId: '10001', status: 'Hold', version: data[2].version, link: '/api/v3/SalesOrders/SO/000001' });
+      for (const row of rows) expect(validateEnvelope(row.payload, { topic: TOPICS.salesOrders })).toMatchObject({ valid: true });
     });
 
     it('writes no event for a rejected request (400, 404, 412, 428)', async () => {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { salesOrderLink, salesOrderSubject, type SalesOrderStatus } from '@erp/contracts';
+import { type SalesOrderEventData, salesOrderLink, salesOrderSubject, type SalesOrderStatus } from '@erp/contracts';
 import { Outbox } from '@erp/messaging';
 
 export type SalesOrderEventType = 'SALESORDER_CREATED' | 'SALESORDER_UPDATED' | 'SALESORDER_DELETED';
@@ -16,6 +16,8 @@ export interface SalesOrderChange {
   version: string;
   /** When the change happened, ISO 8601 with zone. */
   time: string;
+  /** A created or updated order's currency, totals and priced lines (JSON text, decimals as strings); none for a deletion. */
+  eventData?: string;
 }
 
 /**
@@ -41,6 +43,7 @@ export class SalesOrderEvents {
         status: change.status as SalesOrderStatus,
         version: change.version,
         link: salesOrderLink(change.type, change.orderId),
+        ...(change.eventData === undefined ? {} : (JSON.parse(change.eventData) as Pick<SalesOrderEventData, 'currencyId' | 'totals' | 'lines'>)),
       },
     });
   }

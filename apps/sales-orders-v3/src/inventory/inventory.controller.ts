@@ -1,8 +1,9 @@
 import { Body, Controller, Get, Header, Param, Put, Query, Req, Res } from '@nestjs/common';
-import { ApiBody, ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CompanyId } from '@erp/auth';
-import { ApiAuthenticated, ApiErrors, ApiJsonResponse, ApiV3Paging, LOCATION_HEADER, ref } from '@erp/openapi';
+import { ApiAuthenticated, ApiJsonResponse, ApiV3Paging } from '@erp/openapi';
+import { answerPut, ApiPutWhole, JSON_TYPE } from '../http/put-answer';
 import { listRequest } from '../sales-orders/sales-order-paths';
 import { PutInventoryItemDto } from './dto/put-inventory-item.dto';
 import { INVENTORY_PAGE_SIZE } from './inventory-list.query';
@@ -11,7 +12,6 @@ import { PutInventoryItem } from './use-cases/put-inventory-item.use-case';
 
 type QueryParams = Record<string, string | string[] | undefined>;
 
-const JSON_TYPE = 'application/json; charset=utf-8';
 const codes = (name: string, description: string) =>
   ApiQuery({ name, required: false, description, style: 'form', explode: true, schema: { type: 'array', items: { type: 'string' } } });
 
@@ -65,19 +65,13 @@ export class InventoryController {
       'Order lines may reference an item once it exists. A warehouse or location keeps its `lastModified` when its figures are unchanged.',
   })
   @ApiParam({ name: 'inventoryId', description: 'The item id (1 to 30 characters)', schema: { type: 'string' } })
-  @ApiBody({ schema: ref('InventoryItemPut') })
-  @ApiJsonResponse(201, 'Created', 'InventoryItemAvailabilityDto', LOCATION_HEADER)
-  @ApiJsonResponse(200, 'Replaced', 'InventoryItemAvailabilityDto')
-  @ApiErrors('problem', 413, 415)
+  @ApiPutWhole('InventoryItemPut', 'InventoryItemAvailabilityDto')
   async Put_inventoryId(
     @CompanyId() companyId: string,
     @Param('inventoryId') inventoryId: string,
     @Body() body: PutInventoryItemDto,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<string> {
-    const result = await this.putItem.execute(companyId, inventoryId, body);
-    void reply.status(result.created ? 201 : 200).type(JSON_TYPE);
-    if (result.created) void reply.header('location', `/api/v3/Inventory?inventoryId=${encodeURIComponent(inventoryId)}`);
-    return result.json;
+    return answerPut(reply, await this.putItem.execute(companyId, inventoryId, body), `/api/v3/Inventory?inventoryId=${encodeURIComponent(inventoryId)}`);
   }
 }

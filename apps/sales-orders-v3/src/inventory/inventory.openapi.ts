@@ -1,4 +1,4 @@
-import { ref, type Schemas } from '@erp/openapi';
+import { DECIMAL_INPUT, ref, type Schemas } from '@erp/openapi';
 
 type Schema = Schemas[string];
 const text = (description: string, maxLength?: number): Schema => ({ type: ['string', 'null'], description, ...(maxLength ? { maxLength } : {}) });
@@ -97,6 +97,17 @@ export const INVENTORY_SCHEMAS: Schemas = {
               },
             },
           },
+        },
+      },
+      prices: {
+        type: 'array',
+        maxItems: 100,
+        description: 'The item\'s base price per currency, the last of the price rules (docs/api-conventions.md "Price rules"); one per currency',
+        items: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['currencyId', 'unitPrice'],
+          properties: { currencyId: { type: 'string', pattern: '^[A-Z]{3}$' }, unitPrice: DECIMAL_INPUT },
         },
       },
     },

@@ -19,6 +19,8 @@ import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, Pri
 @Check('sales_orders_status_check', `status IN ('Open', 'Hold', 'BackOrder', 'Completed', 'Cancelled')`)
 @Check('sales_orders_type_check', `order_type IN ('SO', 'QT', 'IN', 'CM')`)
 @Check('sales_orders_commission_percent_check', `commission_percent >= 0 AND commission_percent <= 100`)
+@Check('sales_orders_freight_check', `freight_cost >= 0 AND freight_premium >= 0`)
+@Check('sales_orders_exchange_rate_check', `exchange_rate > 0`)
 export class SalesOrderEntity {
   @PrimaryGeneratedColumn('identity', { name: 'internal_id', type: 'bigint', generatedIdentity: 'ALWAYS' })
   internalId: string;
@@ -124,6 +126,39 @@ export class SalesOrderEntity {
 
   @Column({ type: 'jsonb', default: () => `'[]'` })
   shipments: object;
+
+  // The document's freight and totals (migration 1766500000001; repository/order-totals.sql.ts).
+  @Column({ name: 'freight_cost', type: 'numeric', precision: 38, scale: 2, default: 0 })
+  freightCost: string;
+
+  @Column({ name: 'freight_premium', type: 'numeric', precision: 38, scale: 2, default: 0 })
+  freightPremium: string;
+
+  @Column({ name: 'freight_tax_category_id', type: 'varchar', length: 10, nullable: true })
+  freightTaxCategoryId: string | null;
+
+  @Column({ name: 'document_discount_total', type: 'numeric', precision: 38, scale: 2, default: 0 })
+  documentDiscountTotal: string;
+
+  @Column({ name: 'taxable_total', type: 'numeric', precision: 38, scale: 2, default: 0 })
+  taxableTotal: string;
+
+  @Column({ name: 'tax_exempt_total', type: 'numeric', precision: 38, scale: 2, default: 0 })
+  taxExemptTotal: string;
+
+  @Column({ name: 'tax_total', type: 'numeric', precision: 38, scale: 2, default: 0 })
+  taxTotal: string;
+
+  /** What the customer pays (the document's `totals.orderTotal`); null on orders not written since the migration. */
+  @Column({ name: 'grand_total', type: 'numeric', precision: 38, scale: 2, nullable: true })
+  grandTotal: string | null;
+
+  @Column({ name: 'base_currency_id', type: 'varchar', length: 3, nullable: true })
+  baseCurrencyId: string | null;
+
+  /** 1 unit of the order's currency in the base currency, in force on the order date. */
+  @Column({ name: 'exchange_rate', type: 'numeric', precision: 18, scale: 8, default: 1 })
+  exchangeRate: string;
 }
 
 @Entity({ name: 'sales_order_lines' })
@@ -187,6 +222,18 @@ export class SalesOrderLineEntity {
 
   @Column({ type: 'boolean', default: true })
   commissionable: boolean;
+
+  /** The line keeps its own unit price (false: the price rules set it; migration 1766500000000). */
+  @Column({ name: 'has_manual_price', type: 'boolean', default: true })
+  hasManualPrice: boolean;
+
+  /** The line keeps its own discount (false: the price rules set it). */
+  @Column({ name: 'has_manual_discount', type: 'boolean', default: true })
+  hasManualDiscount: boolean;
+
+  /** The catalogue item's description when the line was written or got its item (`inventory.description`; migration 1766500000002). */
+  @Column({ name: 'item_description', type: 'varchar', length: 255, nullable: true })
+  itemDescription: string | null;
 }
 
 /** The last order number given per company and order type. */

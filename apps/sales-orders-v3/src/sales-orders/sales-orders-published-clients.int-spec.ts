@@ -143,7 +143,7 @@ describe('sales-orders-v3 with clients generated from the published document', (
       ['PATCH', path, nswagBody('PatchSalesOrderCommand', { note: 'x', branchId: 'B1' }), 'branchId'],
       ['PATCH', path, nswagBody('PatchSalesOrderCommand', { shipping: { shipViaId: 'POST' } }), 'shipping.shipViaId'],
       ['PATCH', path, nswagBody('PatchSalesOrderCommand', { billing: { address: { overridesDefault: true } } }), 'billing.address.overridesDefault'],
-      ['PATCH', path, nswagBody('PatchSalesOrderCommand', { freight: { cost: 10 } }), 'freight'],
+      ['PATCH', path, nswagBody('PatchSalesOrderCommand', { projectId: 'P1' }), 'projectId'],
       ['PATCH', `${path}/lines`, nswagBody('PatchSalesOrderLinesCommand', { lines: [{ lineId: 1, unitCost: 3 }] }), 'lines[0].unitCost'],
       ['POST', `${path}/lines`, nswagBody('AddSalesOrderLinesCommand', { lines: [{ inventoryId: 'X', quantity: 1, unitPrice: 1, shipDate: '2026-05-01' }] }), 'lines[0].shipDate'],
     ];

@@ -1,4 +1,5 @@
 import { etagOfVersion, insertCustomerSnapshots, orderRows, putInventoryItems, startSalesOrdersTestApp, type SalesOrdersTestApp } from '../testing/sales-orders-test-app';
+import { plainTotals } from '../testing/order-totals-model';
 
 const A = '1000001';
 let t: SalesOrdersTestApp;
@@ -140,10 +141,13 @@ describe('sales-orders-v3 create, read, update, delete', () => {
         note: null,
         taxCategoryId: null,
         commissionable: true,
+        // unitPrice sent: the price is manual; no discount sent: the price rules give it (none here: 0)
+        hasManualPrice: true,
+        hasManualDiscount: false,
       });
       // 2.5 x 10.10 = 25.25, less 10 % = 22.725 -> 22.73 (half away from zero)
       expect(order.lines![1]).toMatchObject({ lineId: 2, quantity: 2.5, unitPrice: 10.1, discountPercent: 10, extendedPrice: 22.73 });
-      expect(order.totals).toEqual({ discountTotal: 2.52, orderTotal: 427.73 });
+      expect(order.totals).toEqual(plainTotals({ discountTotal: 2.52, orderTotal: 427.73 }));
       expect(order.orderQty).toBe(6.5);
       expect(order.date).toMatch(/^\d{4}-\d{2}-\d{2}T00:00:00\.000Z$/);
       expect(order.requestOn).toBe(order.date);
@@ -290,8 +294,8 @@ describe('sales-orders-v3 create, read, update, delete', () => {
       ['FinancialInformation', ['financialInformation']],
       ['note', ['note']],
       ['attachments', ['attachments']],
-      ['Owner,Origin,Freight,None', []],
-      ['ALL', ['note', 'customer', 'billing', 'shipping', 'paymentSettings', 'financialInformation', 'lines', 'attachments']],
+      ['Owner,Origin,Freight,None', ['freight']],
+      ['ALL', ['note', 'customer', 'billing', 'shipping', 'paymentSettings', 'financialInformation', 'freight', 'lines', 'attachments']],
     ])('adds exactly the requested parts for expand=%s', async (expand, keys) => {
       const { order } = await get(`/api/v3/SalesOrders/SO/000001?expand=${expand}`);
       const optional = ['note', 'customer', 'billing', 'shipping', 'paymentSettings', 'financialInformation', 'lines', 'attachments', 'owner', 'origin', 'freight'];
@@ -448,7 +452,7 @@ describe('sales-orders-v3 create, read, update, delete', () => {
       ]);
       expect(body.lines![1].description).toBe('Third');
       expect(body.lines![2]).toMatchObject({ sortOrder: 4, note: 'new' });
-      expect(body.totals).toEqual({ discountTotal: 100, orderTotal: 130.15 });
+      expect(body.totals).toEqual(plainTotals({ discountTotal: 100, orderTotal: 130.15 }));
       expect(body.orderQty).toBe(5.5);
       expect(order.version).not.toBe(body.version);
     });
@@ -597,7 +601,7 @@ describe('sales-orders-v3 create, read, update, delete', () => {
             { operation: 'update', lineId: 77 },
             { operation: 'delete', lineId: 2, quantity: 1 },
             { operation: 'update', lineId: 1, note: 'twice' },
-            { operation: 'insert', lineId: 5, inventoryId: 'X', quantity: 1 },
+            { operation: 'insert', lineId: 5, inventoryId: 'X', quantity: 1, hasManualPrice: true },
             { operation: 'upsert', lineId: 2 },
             { operation: 'delete' },
           ],

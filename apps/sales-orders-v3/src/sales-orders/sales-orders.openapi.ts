@@ -1,20 +1,26 @@
 import { DECIMAL_INPUT, ref, type Schemas } from '@erp/openapi';
 import { CREATE_STATUSES, ORDER_STATUSES } from '@erp/sales-orders-queries';
 import { CreateSalesOrderDto, NewOrderLineDto } from './dto/create-sales-order.dto';
-import { CreateCustomerReferenceDto, PatchCustomerReferenceDto } from './dto/order-parts.dto';
+import { CreateCustomerReferenceDto, PatchCustomerReferenceDto, PaymentSettingsDto } from './dto/order-parts.dto';
 import { PatchSalesOrderDto } from './dto/patch-sales-order.dto';
 import { notSupportedPropertiesOf } from './dto/published-fields';
 import { AddLineDto, PatchLineEntryDto } from './dto/sales-order-lines.dto';
 
 import { dateTime, decimal, envelope, nullableDateTime, orderType, type Schema, text } from './sales-orders.openapi-helpers';
 import { VIEW_SCHEMAS } from './sales-order-views.openapi';
+import { TOTALS_SCHEMAS } from './order-totals.openapi';
 
 /** Line fields a client may send (insert and update). */
 const LINE_INPUT = {
   inventoryId: { type: 'string' },
   quantity: { ...DECIMAL_INPUT, description: 'Greater than 0' },
-  unitPrice: DECIMAL_INPUT,
-  discountPercent: DECIMAL_INPUT,
+  unitPrice: { ...DECIMAL_INPUT, description: 'Omitted (or null on a new line): the price rules set it (docs/api-conventions.md "Price rules")' },
+  discountPercent: { ...DECIMAL_INPUT, description: 'Omitted (or null on a new line): the price rules set it' },
+  hasManualPrice: {
+    type: ['boolean', 'null'],
+    description: 'true keeps unitPrice as sent; false lets the price rules set it (a sent unitPrice is replaced); null/absent: manual when unitPrice is sent',
+  },
+  hasManualDiscount: { type: ['boolean', 'null'], description: 'The same for discountPercent' },
   description: text(256),
   unitOfMeasure: text(6),
   warehouseId: text(30),
@@ -48,6 +54,9 @@ function notKept(dto: abstract new () => object): Record<string, Schema> {
 
 const nullable = (schema: Schema): Schema => ({ anyOf: [schema, { type: 'null' }] });
 
+/** `customer.termsId` / `paymentSettings.paymentMethodId`: the document's names for the terms / method id. */
+const TERMS_OR_METHOD_ID: Schema = { ...text(30), description: 'The document\'s name for paymentSettings.terms / method with its id only; "" removes it; not with the object form' };
+
 /** New lines: the document's nullable unitPrice and discountPercent read null as not set. */
 const NEW_LINE_INPUT = { ...LINE_INPUT, unitPrice: nullable(DECIMAL_INPUT), discountPercent: nullable(DECIMAL_INPUT) };
 
@@ -62,6 +71,7 @@ const HEADER_INPUT = {
   billing: ref('SalesOrderAddressAndContact'),
   shipping: ref('SalesOrderAddressAndContact'),
   paymentSettings: ref('SalesOrderPaymentSettings'),
+  freight: ref('SalesOrderFreightInput'),
   salesPersonId: { ...text(15), description: 'The salesperson who earns the commission; "" removes it' },
   commissionPercent: {
     anyOf: [DECIMAL_INPUT, { type: 'null' }],
@@ -106,7 +116,10 @@ export const SALES_ORDER_SCHEMAS: Schemas = {
   },
   SalesOrderAddressAndContact: { type: ['object', 'null'], properties: { address: ref('SalesOrderAddress'), contact: ref('SalesOrderContact') } },
   SalesOrderCodeDescription: { type: ['object', 'null'], required: ['id'], properties: { id: { type: 'string', maxLength: 30 }, description: text(100) } },
-  SalesOrderPaymentSettings: { type: ['object', 'null'], properties: { terms: ref('SalesOrderCodeDescription'), method: ref('SalesOrderCodeDescription') } },
+  SalesOrderPaymentSettings: {
+    type: ['object', 'null'],
+    properties: { terms: ref('SalesOrderCodeDescription'), method: ref('SalesOrderCodeDescription'), paymentMethodId: TERMS_OR_METHOD_ID, ...notKept(PaymentSettingsDto) },
+  },
   SalesOrderIdName: { type: 'object', properties: { id: { type: 'string' }, name: { type: 'null' } } },
   SalesOrderReadAddress: {
     type: 'object',
@@ -143,6 +156,8 @@ export const SALES_ORDER_SCHEMAS: Schemas = {
       note: text(),
       taxCategoryId: text(),
       commissionable: { type: 'boolean' },
+      hasManualPrice: { type: 'boolean', description: 'false: unitPrice comes from the price rules' },
+      hasManualDiscount: { type: 'boolean', description: 'false: discountPercent comes from the price rules' },
     },
   },
   SalesOrder: {
@@ -178,11 +193,8 @@ export const SALES_ORDER_SCHEMAS: Schemas = {
       },
       salesPerson: { type: 'object', additionalProperties: false, properties: { id: text(), description: { ...text(), description: 'Not kept: null' } } },
       isRotRutDeductable: { type: 'boolean', description: 'Whether the order has a ROT/RUT deduction (`rotRut`)' },
-      totals: {
-        type: 'object',
-        description: 'The v3 document\'s SalesOrderTotalsDto (the sum before discounts is orderTotal + discountTotal).',
-        properties: { discountTotal: decimal(), orderTotal: decimal() },
-      },
+      totals: ref('SalesOrderTotals'),
+      freight: ref('SalesOrderFreight'),
       orderQty: decimal(),
       lines: { type: 'array', items: ref('SalesOrderLine') },
       attachments: { type: 'array', items: ref('AttachmentRef') },
@@ -209,7 +221,7 @@ export const SALES_ORDER_SCHEMAS: Schemas = {
       customer: {
         type: 'object',
         required: ['id'],
-        properties: { id: { type: 'string' }, order: text(40), refNo: text(40), ...notKept(CreateCustomerReferenceDto) },
+        properties: { id: { type: 'string' }, order: text(40), refNo: text(40), termsId: TERMS_OR_METHOD_ID, ...notKept(CreateCustomerReferenceDto) },
       },
       status: { type: ['string', 'null'], enum: [...CREATE_STATUSES, null] },
       ...HEADER_INPUT,
@@ -220,7 +232,7 @@ export const SALES_ORDER_SCHEMAS: Schemas = {
   },
   SalesOrderLineCreate: {
     type: 'object',
-    required: ['inventoryId', 'quantity', 'unitPrice'],
+    required: ['inventoryId', 'quantity'],
     properties: { ...NEW_LINE_INPUT, ...notKept(NewOrderLineDto), operation: LINE_DIRECTION },
   },
   SalesOrderPatch: {
@@ -229,7 +241,7 @@ export const SALES_ORDER_SCHEMAS: Schemas = {
     properties: {
       customer: {
         type: ['object', 'null'],
-        properties: { id: { type: ['string', 'null'] }, order: text(40), refNo: text(40), ...notKept(PatchCustomerReferenceDto) },
+        properties: { id: { type: ['string', 'null'] }, order: text(40), refNo: text(40), termsId: TERMS_OR_METHOD_ID, ...notKept(PatchCustomerReferenceDto) },
       },
       status: { type: ['string', 'null'], enum: [...ORDER_STATUSES, null] },
       ...HEADER_INPUT,
@@ -245,7 +257,7 @@ export const SALES_ORDER_SCHEMAS: Schemas = {
   },
   SalesOrderLineAdd: {
     type: 'object',
-    required: ['inventoryId', 'quantity', 'unitPrice'],
+    required: ['inventoryId', 'quantity'],
     properties: { ...NEW_LINE_INPUT, ...notKept(AddLineDto), operation: LINE_DIRECTION },
   },
   SalesOrderLinesPatch: {
@@ -270,9 +282,10 @@ export const SALES_ORDER_SCHEMAS: Schemas = {
     },
   },
   ...VIEW_SCHEMAS,
+  ...TOTALS_SCHEMAS,
   SalesOrderLineChange: {
     type: 'object',
-    description: '`insert`: no lineId, inventoryId/quantity/unitPrice required; `update`: lineId and the fields to change; `delete`: lineId only.',
+    description: '`insert`: no lineId, inventoryId/quantity required (unitPrice omitted: the price rules set it); `update`: lineId and the fields to change; `delete`: lineId only.',
     required: ['operation'],
     properties: {
       operation: { type: 'string', enum: ['insert', 'update', 'delete'] },

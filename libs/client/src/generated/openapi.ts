@@ -4,6 +4,27 @@
  * generate again. `apps/api-e2e/src/client.e2e-spec.ts` fails when this file is stale.
  */
 export type paths = {
+    "/api/v3/CurrencyRates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Gets the company's base currency and exchange rates (an extension of the v3 document, which has no way to manage prices) */
+        get: operations["CurrencyRates_Get"];
+        /**
+         * Sets the company's base currency and exchange rates (an extension of the v3 document, which has no way to manage prices)
+         * @description All of them, replaced whole: `rate` is what 1 unit of `currencyId` is in the base currency from `effectiveDate` on (until its next rate). An order in another currency takes the rate in force on its date when its totals are computed; without one the write is a 400.
+         */
+        put: operations["CurrencyRates_Put"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v3/Customers": {
         parameters: {
             query?: never;
@@ -77,6 +98,48 @@ export type paths = {
          * @description The whole item: what the body leaves out is empty afterwards. 201 when the item is new, 200 when it was replaced; the body is the item with its locations and attributes. Order lines may reference an item once it exists. A warehouse or location keeps its `lastModified` when its figures are unchanged.
          */
         put: operations["Inventory_Put_inventoryId"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v3/PriceClasses/{priceClassId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Gets a customer price class (an extension of the v3 document, which has no way to manage prices) */
+        get: operations["PriceClasses_Get_priceClassId"];
+        /**
+         * Creates or replaces a customer price class (an extension of the v3 document, which has no way to manage prices)
+         * @description The class and its customers; a customer is in at most one class (one another class holds is a 400). Price list entries with `priceClassId` price its customers.
+         */
+        put: operations["PriceClasses_Put_priceClassId"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v3/PriceLists/{priceListId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Gets a price list (an extension of the v3 document, which has no way to manage prices) */
+        get: operations["PriceLists_Get_priceListId"];
+        /**
+         * Creates or replaces a price list (an extension of the v3 document, which has no way to manage prices)
+         * @description The list (one currency) and all its entries: each prices an item for one customer, one price class or everyone, from `minQuantity` (quantity breaks), optionally with a line `discountPercent`, between optional `effectiveFrom`/`effectiveTo` (inclusive). Order lines written afterwards use it; written ones keep their prices.
+         */
+        put: operations["PriceLists_Put_priceListId"];
         post?: never;
         delete?: never;
         options?: never;
@@ -600,6 +663,35 @@ export type components = {
             /** @description The name */
             name?: string | null;
         };
+        CurrencyRates: {
+            baseCurrencyId: string;
+            /**
+             * Format: date-time
+             * @description When the record was last written (UTC)
+             */
+            lastModified: string;
+            rates: {
+                currencyId?: string;
+                /** Format: date */
+                effectiveDate?: string;
+                rate?: number;
+            }[];
+        };
+        /** @description PUT /api/v3/CurrencyRates: the base currency and every rate, replaced whole; one rate per currency and effectiveDate. */
+        CurrencyRatesPut: {
+            baseCurrencyId: string;
+            rates?: {
+                /** @description Not the base currency */
+                currencyId: string;
+                /**
+                 * Format: date
+                 * @description In force from this day (UTC) until the next rate of the currency
+                 */
+                effectiveDate: string;
+                /** @description 1 unit of currencyId in the base currency; > 0, at most 8 decimals */
+                rate: number | string;
+            }[];
+        };
         Customer: {
             corporateId?: string | null;
             /**
@@ -1006,6 +1098,11 @@ export type components = {
             baseUnit?: string | null;
             /** @description At most 255 characters */
             description?: string | null;
+            /** @description The item's base price per currency, the last of the price rules (docs/api-conventions.md "Price rules"); one per currency */
+            prices?: {
+                currencyId: string;
+                unitPrice: number | string;
+            }[];
         };
         LocationAvailabilityDto: {
             /** @description The description of the location */
@@ -1044,6 +1141,82 @@ export type components = {
              * @description Quantity on open purchase orders
              */
             quantityPurchaseOrders?: number;
+        };
+        PriceClass: {
+            customers: string[];
+            description: string | null;
+            /**
+             * Format: date-time
+             * @description When the record was last written (UTC)
+             */
+            lastModified: string;
+            priceClassId: string;
+        };
+        /** @description PUT /api/v3/PriceClasses/{priceClassId}: the whole class. */
+        PriceClassPut: {
+            /** @description Customer numbers; each in at most one class */
+            customers?: string[];
+            description?: string | null;
+        };
+        PriceList: {
+            currencyId: string;
+            description: string | null;
+            entries: {
+                /** @description The entry prices this customer only */
+                customerId?: string | null;
+                discountPercent?: number | null;
+                /**
+                 * Format: date
+                 * @description First day in force
+                 */
+                effectiveFrom?: string | null;
+                /**
+                 * Format: date
+                 * @description Last day in force
+                 */
+                effectiveTo?: string | null;
+                inventoryId?: string;
+                /** @description Quantity break */
+                minQuantity?: number;
+                /** @description The entry prices the customers of this class (not with customerId); neither: every customer */
+                priceClassId?: string | null;
+                /** @description Unit price, exact */
+                unitPrice?: number;
+            }[];
+            /**
+             * Format: date-time
+             * @description When the record was last written (UTC)
+             */
+            lastModified: string;
+            priceListId: string;
+        };
+        /** @description PUT /api/v3/PriceLists/{priceListId}: the whole list; one price per item, target, minQuantity and effectiveFrom. */
+        PriceListPut: {
+            /** @description The currency of every price of the list; it prices orders in that currency */
+            currencyId: string;
+            description?: string | null;
+            entries?: {
+                /** @description The entry prices this customer only */
+                customerId?: string | null;
+                /** @description The line discount the entry gives (0 to 100); default none */
+                discountPercent?: (number | string) | null;
+                /**
+                 * Format: date
+                 * @description First day in force (inclusive); null: always before effectiveTo
+                 */
+                effectiveFrom?: string | null;
+                /**
+                 * Format: date
+                 * @description Last day in force (inclusive); null: open-ended
+                 */
+                effectiveTo?: string | null;
+                inventoryId: string;
+                /** @description Quantity break: applies to lines of at least this quantity; default 0 */
+                minQuantity?: (number | string) | null;
+                /** @description The entry prices the customers of this class (not with customerId); neither: every customer */
+                priceClassId?: string | null;
+                unitPrice: number | string;
+            }[];
         };
         /** @description RFC 9457 problem details (application/problem+json) of /api/v3 and /api/webhooks. */
         Problem: {
@@ -1122,6 +1295,7 @@ export type components = {
             financialInformation?: {
                 terms?: components["schemas"]["SalesOrderCodeDescription"];
             };
+            freight?: components["schemas"]["SalesOrderFreight"];
             /** @description Whether the order has a ROT/RUT deduction (`rotRut`) */
             isRotRutDeductable?: boolean;
             /**
@@ -1157,11 +1331,7 @@ export type components = {
                 description?: "Open" | "Hold" | "BackOrder" | "Completed" | "Cancelled";
                 hold?: boolean;
             };
-            /** @description The v3 document's SalesOrderTotalsDto (the sum before discounts is orderTotal + discountTotal). */
-            totals: {
-                discountTotal?: number;
-                orderTotal?: number;
-            };
+            totals: components["schemas"]["SalesOrderTotals"];
             /**
              * @description SO sales order, QT quote, IN invoice, CM credit memo
              * @enum {string}
@@ -1229,8 +1399,8 @@ export type components = {
                 locationId?: null;
                 order?: string | null;
                 refNo?: string | null;
-                /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
-                termsId?: null;
+                /** @description The document's name for paymentSettings.terms / method with its id only; "" removes it; not with the object form */
+                termsId?: string | null;
             };
             /**
              * Format: date-time
@@ -1242,8 +1412,7 @@ export type components = {
             discounts?: components["schemas"]["SalesOrderDiscountInput"][];
             /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
             financialInformation?: null;
-            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
-            freight?: null;
+            freight?: components["schemas"]["SalesOrderFreightInput"];
             note?: string | null;
             /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
             orderId?: null;
@@ -1315,6 +1484,25 @@ export type components = {
             discountSequenceId?: string | null;
             skipDiscount?: boolean | null;
         };
+        /** @description expand=freight: the document's SalesOrderFreightDto (amount = cost + premiumAmount: no ship-via terms are kept) */
+        SalesOrderFreight: {
+            amount?: number;
+            /** @description At the order's rate to the company's base currency, rounded to cents */
+            amountInBaseCurrency?: number;
+            cost?: number;
+            /** @description At the order's rate to the company's base currency, rounded to cents */
+            costInBaseCurrency?: number;
+            premiumAmount?: number;
+            /** @description At the order's rate to the company's base currency, rounded to cents */
+            premiumAmountInBaseCurrency?: number;
+            taxCategoryId?: string | null;
+        };
+        /** @description The document's freight on POST and PATCH: cost + premiumAmount is the freight total, taxed by the taxes of taxCategoryId ("" removes it); null fields are unchanged */
+        SalesOrderFreightInput: {
+            cost?: (number | string) | null;
+            premiumAmount?: (number | string) | null;
+            taxCategoryId?: string | null;
+        } | null;
         SalesOrderIdName: {
             id?: string;
             name?: null;
@@ -1325,6 +1513,10 @@ export type components = {
             discountPercent?: number;
             /** @description quantity x unitPrice x (1 - discountPercent/100), rounded to cents by the server */
             extendedPrice?: number;
+            /** @description false: discountPercent comes from the price rules */
+            hasManualDiscount?: boolean;
+            /** @description false: unitPrice comes from the price rules */
+            hasManualPrice?: boolean;
             inventory?: {
                 description?: string | null;
                 id?: string;
@@ -1357,10 +1549,10 @@ export type components = {
             discountPercent?: (number | string) | null;
             /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
             externalLink?: null;
-            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
-            hasManualDiscount?: null;
-            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
-            hasManualPrice?: null;
+            /** @description The same for discountPercent */
+            hasManualDiscount?: boolean | null;
+            /** @description true keeps unitPrice as sent; false lets the price rules set it (a sent unitPrice is replaced); null/absent: manual when unitPrice is sent */
+            hasManualPrice?: boolean | null;
             inventoryId: string;
             note?: string | null;
             /** @description The line's direction (Issue or Receipt) in the v3 document. Not kept by this service: only null (or absent) is accepted. */
@@ -1399,17 +1591,22 @@ export type components = {
             /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
             unitCost?: null;
             unitOfMeasure?: string | null;
-            unitPrice: (number | string) | null;
+            unitPrice?: (number | string) | null;
             warehouseId?: string | null;
             /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
             warehouseLocationId?: null;
         };
-        /** @description `insert`: no lineId, inventoryId/quantity/unitPrice required; `update`: lineId and the fields to change; `delete`: lineId only. */
+        /** @description `insert`: no lineId, inventoryId/quantity required (unitPrice omitted: the price rules set it); `update`: lineId and the fields to change; `delete`: lineId only. */
         SalesOrderLineChange: {
             /** @description Whether the line earns the salesperson's commission (default true) */
             commissionable?: boolean | null;
             description?: string | null;
+            /** @description Omitted (or null on a new line): the price rules set it */
             discountPercent?: number | string;
+            /** @description The same for discountPercent */
+            hasManualDiscount?: boolean | null;
+            /** @description true keeps unitPrice as sent; false lets the price rules set it (a sent unitPrice is replaced); null/absent: manual when unitPrice is sent */
+            hasManualPrice?: boolean | null;
             inventoryId?: string;
             lineId?: number;
             note?: string | null;
@@ -1423,6 +1620,7 @@ export type components = {
             /** @description The tax category whose taxes (the order's `taxes`) apply to the line */
             taxCategoryId?: string | null;
             unitOfMeasure?: string | null;
+            /** @description Omitted (or null on a new line): the price rules set it (docs/api-conventions.md "Price rules") */
             unitPrice?: number | string;
             warehouseId?: string | null;
         };
@@ -1439,10 +1637,10 @@ export type components = {
             discountPercent?: (number | string) | null;
             /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
             externalLink?: null;
-            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
-            hasManualDiscount?: null;
-            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
-            hasManualPrice?: null;
+            /** @description The same for discountPercent */
+            hasManualDiscount?: boolean | null;
+            /** @description true keeps unitPrice as sent; false lets the price rules set it (a sent unitPrice is replaced); null/absent: manual when unitPrice is sent */
+            hasManualPrice?: boolean | null;
             inventoryId: string;
             note?: string | null;
             /** @description The line's direction (Issue or Receipt) in the v3 document. Not kept by this service: only null (or absent) is accepted. */
@@ -1481,7 +1679,7 @@ export type components = {
             /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
             unitCost?: null;
             unitOfMeasure?: string | null;
-            unitPrice: (number | string) | null;
+            unitPrice?: (number | string) | null;
             warehouseId?: string | null;
             /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
             warehouseLocationId?: null;
@@ -1507,10 +1705,10 @@ export type components = {
             discountPercent?: (number | string) | null;
             /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
             externalLink?: null;
-            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
-            hasManualDiscount?: null;
-            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
-            hasManualPrice?: null;
+            /** @description The same for discountPercent */
+            hasManualDiscount?: boolean | null;
+            /** @description true keeps unitPrice as sent; false lets the price rules set it (a sent unitPrice is replaced); null/absent: manual when unitPrice is sent */
+            hasManualPrice?: boolean | null;
             lineId: number;
             note?: string | null;
             /** @description The line's direction (Issue or Receipt) in the v3 document. Not kept by this service: only null (or absent) is accepted. */
@@ -1586,8 +1784,8 @@ export type components = {
                 locationId?: null;
                 order?: string | null;
                 refNo?: string | null;
-                /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
-                termsId?: null;
+                /** @description The document's name for paymentSettings.terms / method with its id only; "" removes it; not with the object form */
+                termsId?: string | null;
             } | null;
             /** Format: date-time */
             date?: string | null;
@@ -1596,8 +1794,7 @@ export type components = {
             discounts?: components["schemas"]["SalesOrderDiscountInput"][];
             /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
             financialInformation?: null;
-            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
-            freight?: null;
+            freight?: components["schemas"]["SalesOrderFreightInput"];
             lines?: components["schemas"]["SalesOrderLineChange"][];
             note?: string | null;
             /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
@@ -1630,7 +1827,13 @@ export type components = {
             useReplacementCostForMarginAndProfit?: null;
         };
         SalesOrderPaymentSettings: {
+            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
+            cashAccountId?: null;
             method?: components["schemas"]["SalesOrderCodeDescription"];
+            /** @description The document's name for paymentSettings.terms / method with its id only; "" removes it; not with the object form */
+            paymentMethodId?: string | null;
+            /** @description In the published v3 document; not kept by this service: only null (or absent) is accepted, a value is a 400. */
+            paymentReference?: null;
             terms?: components["schemas"]["SalesOrderCodeDescription"];
         } | null;
         /** @description An address as orders show it (the v3 document's AddressDto): `countryId` and `stateId` of the request are `country.id` and `county.id`; unset ones are left out. */
@@ -1791,6 +1994,30 @@ export type components = {
              * @enum {string|null}
              */
             taxType?: "Sales" | "Use" | "VAT" | "Withholding" | null;
+        };
+        /** @description The v3 document's SalesOrderTotalsDto: orderTotal = lines before discounts - discountTotal + freightTotal + taxTotal; the same SQL as the discounts and tax views */
+        SalesOrderTotals: {
+            discountTotal?: number;
+            /** @description At the order's rate to the company's base currency, rounded to cents */
+            discountTotalInBaseCurrency?: number;
+            freightCost?: number;
+            /** @description At the order's rate to the company's base currency, rounded to cents */
+            freightCostInBaseCurrency?: number;
+            freightTotal?: number;
+            /** @description At the order's rate to the company's base currency, rounded to cents */
+            freightTotalInBaseCurrency?: number;
+            orderTotal?: number;
+            /** @description At the order's rate to the company's base currency, rounded to cents */
+            orderTotalInBaseCurrency?: number;
+            taxableTotal?: number;
+            /** @description At the order's rate to the company's base currency, rounded to cents */
+            taxableTotalInBaseCurrency?: number;
+            taxExemptTotal?: number;
+            /** @description At the order's rate to the company's base currency, rounded to cents */
+            taxExemptTotalInBaseCurrency?: number;
+            taxTotal?: number;
+            /** @description At the order's rate to the company's base currency, rounded to cents */
+            taxTotalInBaseCurrency?: number;
         };
         SecretRotated: {
             /** Format: uuid */
@@ -2096,6 +2323,166 @@ export type components = {
 };
 export type $defs = Record<string, never>;
 export interface operations {
+    CurrencyRates_Get: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company addressed; may be omitted when the token grants exactly one company. */
+                "ipp-company-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The base currency and rates */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CurrencyRates"];
+                };
+            };
+            /** @description Invalid request: a bad parameter, header or body (every problem listed) */
+            400: {
+                headers: {
+                    /** @description Id of the request, also in the logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, expired or badly signed bearer token (`WWW-Authenticate: Bearer`) */
+            401: {
+                headers: {
+                    /** @description Id of the request, also in the logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token does not grant this company or the needed scope */
+            403: {
+                headers: {
+                    /** @description Id of the request, also in the logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also when the record belongs to another company) */
+            404: {
+                headers: {
+                    /** @description Id of the request, also in the logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    CurrencyRates_Put: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company addressed; may be omitted when the token grants exactly one company. */
+                "ipp-company-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CurrencyRatesPut"];
+            };
+        };
+        responses: {
+            /** @description Replaced */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CurrencyRates"];
+                };
+            };
+            /** @description Created */
+            201: {
+                headers: {
+                    /** @description Path of the created resource */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CurrencyRates"];
+                };
+            };
+            /** @description Invalid request: a bad parameter, header or body (every problem listed) */
+            400: {
+                headers: {
+                    /** @description Id of the request, also in the logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, expired or badly signed bearer token (`WWW-Authenticate: Bearer`) */
+            401: {
+                headers: {
+                    /** @description Id of the request, also in the logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token does not grant this company or the needed scope */
+            403: {
+                headers: {
+                    /** @description Id of the request, also in the logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than the limit */
+            413: {
+                headers: {
+                    /** @description Id of the request, also in the logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    /** @description Id of the request, also in the logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     Customers_GetList_: {
         parameters: {
             query?: {
@@ -2339,6 +2726,336 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["InventoryItemAvailabilityDto"];
+                };
+            };
+            /** @description Invalid request: a bad parameter, header or body (every problem listed) */
+            400: {
+                headers: {
+                    /** @description Id of the request, also in the logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, expired or badly signed bearer token (`WWW-Authenticate: Bearer`) */
+            401: {
+                headers: {
+                    /** @description Id of the request, also in the logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token does not grant this company or the needed scope */
+            403: {
+                headers: {
+                    /** @description Id of the request, also in the logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than the limit */
+            413: {
+                headers: {
+                    /** @description Id of the request, also in the logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    /** @description Id of the request, also in the logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    PriceClasses_Get_priceClassId: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company addressed; may be omitted when the token grants exactly one company. */
+                "ipp-company-id"?: string;
+            };
+            path: {
+                priceClassId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The class */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PriceClass"];
+                };
+            };
+            /** @description Invalid request: a bad parameter, header or body (every problem listed) */
+            400: {
+                headers: {
+                    /** @description Id of the request, also in the logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, expired or badly signed bearer token (`WWW-Authenticate: Bearer`) */
+            401: {
+                headers: {
+                    /** @description Id of the request, also in the logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token does not grant this company or the needed scope */
+            403: {
+                headers: {
+                    /** @description Id of the request, also in the logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also when the record belongs to another company) */
+            404: {
+                headers: {
+                    /** @description Id of the request, also in the logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    PriceClasses_Put_priceClassId: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company addressed; may be omitted when the token grants exactly one company. */
+                "ipp-company-id"?: string;
+            };
+            path: {
+                /** @description 1 to 10 letters, digits, _ or - */
+                priceClassId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PriceClassPut"];
+            };
+        };
+        responses: {
+            /** @description Replaced */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PriceClass"];
+                };
+            };
+            /** @description Created */
+            201: {
+                headers: {
+                    /** @description Path of the created resource */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PriceClass"];
+                };
+            };
+            /** @description Invalid request: a bad parameter, header or body (every problem listed) */
+            400: {
+                headers: {
+                    /** @description Id of the request, also in the logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, expired or badly signed bearer token (`WWW-Authenticate: Bearer`) */
+            401: {
+                headers: {
+                    /** @description Id of the request, also in the logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token does not grant this company or the needed scope */
+            403: {
+                headers: {
+                    /** @description Id of the request, also in the logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than the limit */
+            413: {
+                headers: {
+                    /** @description Id of the request, also in the logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    /** @description Id of the request, also in the logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    PriceLists_Get_priceListId: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company addressed; may be omitted when the token grants exactly one company. */
+                "ipp-company-id"?: string;
+            };
+            path: {
+                priceListId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The list */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PriceList"];
+                };
+            };
+            /** @description Invalid request: a bad parameter, header or body (every problem listed) */
+            400: {
+                headers: {
+                    /** @description Id of the request, also in the logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, expired or badly signed bearer token (`WWW-Authenticate: Bearer`) */
+            401: {
+                headers: {
+                    /** @description Id of the request, also in the logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token does not grant this company or the needed scope */
+            403: {
+                headers: {
+                    /** @description Id of the request, also in the logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also when the record belongs to another company) */
+            404: {
+                headers: {
+                    /** @description Id of the request, also in the logs */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    PriceLists_Put_priceListId: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The company addressed; may be omitted when the token grants exactly one company. */
+                "ipp-company-id"?: string;
+            };
+            path: {
+                /** @description 1 to 30 letters, digits, _ . or - */
+                priceListId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PriceListPut"];
+            };
+        };
+        responses: {
+            /** @description Replaced */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PriceList"];
+                };
+            };
+            /** @description Created */
+            201: {
+                headers: {
+                    /** @description Path of the created resource */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PriceList"];
                 };
             };
             /** @description Invalid request: a bad parameter, header or body (every problem listed) */

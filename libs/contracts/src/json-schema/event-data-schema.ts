@@ -1,5 +1,5 @@
 import { getMetadataStorage, IS_ISO8601, type MetadataStorage, ValidationTypes } from 'class-validator';
-import { targetConstructorToSchema } from 'class-validator-jsonschema';
+import { targetConstructorToSchema, validationMetadatasToSchemas } from 'class-validator-jsonschema';
 import { EVENT_REGISTRY, type EventType } from '../registry/event-registry';
 
 /** A JSON Schema (2020-12) object. */
@@ -16,12 +16,29 @@ type Condition = (object: object, value: unknown) => boolean;
 export function eventDataSchema(type: EventType): JsonSchema {
   const Data = EVENT_REGISTRY[type].Data;
   const storage = getMetadataStorage();
-  const derived = targetConstructorToSchema(Data, { classValidatorMetadataStorage: storage, additionalConverters: CONVERTERS }) as JsonSchema;
-  const schema = toJsonSchema2020(derived) as JsonSchema;
+  const options = { classValidatorMetadataStorage: storage, additionalConverters: CONVERTERS };
+  const derived = targetConstructorToSchema(Data, options) as JsonSchema;
+  const schema = toJsonSchema2020(inlineDefinitions(derived, validationMetadatasToSchemas(options) as Record<string, JsonSchema>)) as JsonSchema;
   const conditions = conditionsByProperty(storage.getTargetValidationMetadatas(Data, '', true, false));
   const properties = Object.keys(schema['properties'] as JsonSchema);
   const required = properties.filter((property) => !skips(conditions.get(property) ?? [], property, undefined));
   return { ...schema, required };
+}
+
+/**
+ * A nested payload class (`@ValidateNested` + `@Type`) comes out as `$ref: '#/definitions/<Class>'`,
+ * which a schema handed out on its own cannot resolve: each is replaced by the class's schema.
+ */
+function inlineDefinitions(value: unknown, definitions: Record<string, JsonSchema>): unknown {
+  if (Array.isArray(value)) return value.map((item) => inlineDefinitions(item, definitions));
+  if (value === null || typeof value !== 'object') return value;
+  const ref = (value as JsonSchema)['$ref'];
+  const name = typeof ref === 'string' ? /^#\/definitions\/(.+)$/.exec(ref)?.[1] : undefined;
+  if (name !== undefined && definitions[name]) {
+    const { $ref: _ref, ...rest } = value as JsonSchema;
+    return { ...(inlineDefinitions(definitions[name], definitions) as JsonSchema), ...rest };
+  }
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, inlineDefinitions(item, definitions)]));
 }
 
 /** Where the library's OpenAPI-minded converters say something else than the class checks. */

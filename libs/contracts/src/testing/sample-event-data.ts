@@ -23,7 +23,17 @@ const supplierInvoice = {
   link: '/v1/supplierInvoice/000123',
 } as const;
 
-const salesOrder = { type: 'SO', orderId: '000123', customerId: '10001', status: 'Open', version: '42', link: salesOrderLink('SO', '000123') } as const;
+const salesOrder = {
+  type: 'SO',
+  orderId: '000123',
+  customerId: '10001',
+  status: 'Open' as const,
+  version: '42',
+  link: salesOrderLink('SO', '000123'),
+  currencyId: 'NOK',
+  totals: { discountTotal: '0', freightTotal: '0', taxTotal: '1.88', orderTotal: '9.38', orderTotalInBaseCurrency: '9.38' },
+  lines: [{ lineId: 1, inventoryId: 'BOLT-M8-40', quantity: '3', unitPrice: '2.5', discountPercent: '0', extendedPrice: '7.5', hasManualPrice: false, hasManualDiscount: false }],
+};
 
 /**
  * One valid `data` per event type, for this lib's tests: a new event type without a sample does

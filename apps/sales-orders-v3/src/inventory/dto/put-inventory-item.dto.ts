@@ -1,7 +1,8 @@
 import { Type } from 'class-transformer';
 import { CollectBodyProblems } from '@erp/errors';
 import { ArrayMaxSize, IsArray, IsNumber, IsObject, Matches, Min, registerDecorator, ValidateNested } from 'class-validator';
-import { OptionalNotNull, OptionalNullable, Required, Text } from '../../sales-orders/dto/validators';
+import { UNIT_PRICE_LIMITS } from '../../sales-orders/dto/order-parts.dto';
+import { DecimalMin, IsExactDecimal, NestedArray, OptionalNotNull, OptionalNullable, Required, Text } from '../../sales-orders/dto/validators';
 
 /** Warehouse, location and item codes: 1 to 30 characters without control characters (as an order line's inventoryId). */
 // eslint-disable-next-line no-control-regex -- refusing control characters is the point
@@ -11,6 +12,9 @@ const ATTRIBUTE_ID = /^[A-Za-z0-9_.-]{1,30}$/;
 export const MAX_WAREHOUSES = 100;
 export const MAX_LOCATIONS = 1000;
 export const MAX_ATTRIBUTES = 100;
+export const MAX_PRICES = 100;
+export const CURRENCY_ID = /^[A-Z]{3}$/;
+export const CURRENCY_MESSAGE = 'currencyId must be an ISO 4217 code such as NOK or EUR';
 
 function Quantity(): PropertyDecorator {
   return (target, key) => {
@@ -75,6 +79,18 @@ export class WarehouseAvailabilityDto extends QuantitiesDto {
   locations?: LocationAvailabilityDto[];
 }
 
+/** The item's base price in one currency: the last of the price rules (docs/api-conventions.md "Price rules"). */
+export class ItemPriceDto {
+  @Required()
+  @Matches(CURRENCY_ID, { message: CURRENCY_MESSAGE })
+  currencyId: string;
+
+  @Required()
+  @IsExactDecimal(UNIT_PRICE_LIMITS)
+  @DecimalMin(0)
+  unitPrice: number | string;
+}
+
 /**
  * PUT /api/v3/Inventory/{inventoryId} (an extension: the v3 document has no way to create items).
  * The whole item: fields left out are empty (null, `{}`, `[]`), as PUT replaces the item. Its shape
@@ -97,4 +113,8 @@ export class PutInventoryItemDto {
   @ValidateNested({ each: true })
   @Type(() => WarehouseAvailabilityDto)
   availability?: WarehouseAvailabilityDto[];
+
+  /** Base prices, one per currency (an extension; replaced whole like the rest of the item). */
+  @NestedArray(() => ItemPriceDto, MAX_PRICES)
+  prices?: ItemPriceDto[];
 }

@@ -245,6 +245,18 @@ export class InventoryRepository {
     return { json: replaced.json, created: false };
   }
 
+  /** Replaces the item's base prices (one per currency; decimals as exact text). */
+  async replacePrices(tx: EntityManager, companyId: string, inventoryId: string, prices: Array<{ currencyId: string; unitPrice: string }>): Promise<void> {
+    await namedQuery(tx, `DELETE FROM inventory_item_prices WHERE company_id = :companyId AND inventory_id = :inventoryId`, { companyId, inventoryId });
+    if (prices.length === 0) return;
+    await namedQuery(
+      tx,
+      `INSERT INTO inventory_item_prices (company_id, inventory_id, currency_id, unit_price)
+       SELECT :companyId, :inventoryId, p.currency_id, p.unit_price FROM jsonb_to_recordset(CAST(:prices AS jsonb)) AS p(currency_id text, unit_price numeric(18,6))`,
+      { companyId, inventoryId, prices: JSON.stringify(prices.map((p) => ({ currency_id: p.currencyId, unit_price: p.unitPrice }))) },
+    );
+  }
+
   /**
    * Which of the given item ids the company has, in the caller's transaction. The rows are locked
    * against change (`FOR KEY SHARE`) until it commits, so an order line never commits referencing

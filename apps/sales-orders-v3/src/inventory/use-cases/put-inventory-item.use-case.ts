@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import Decimal from 'decimal.js';
 import { bodyProblemsOf, DETAIL_CODES, type FieldProblem, ValidationFailedError } from '@erp/errors';
+import { decimalText } from '../../sales-orders/dto/validators';
 import { INVENTORY_CODE, type PutInventoryItemDto, type WarehouseAvailabilityDto } from '../dto/put-inventory-item.dto';
 import { InventoryRepository, type LocationAvailability, type WarehouseAvailability } from '../repository/inventory.repository';
 
@@ -21,7 +22,7 @@ const entries = <T>(value: unknown): Array<Partial<T>> =>
   Array.isArray(value) ? value.map((v: unknown) => (typeof v === 'object' && v !== null ? (v as Partial<T>) : {})) : [];
 
 /**
- * Each warehouse once, each location once per warehouse: a repeated one would be ambiguous. Runs on
+ * Each warehouse once, each location once per warehouse, each price currency once: a repeated one would be ambiguous. Runs on
  * bodies that may have shape problems too (so they are all listed together): entries of the wrong
  * type are skipped here, they have their own problem.
  */
@@ -40,6 +41,12 @@ function repeatedCodeProblems(dto: PutInventoryItemDto): FieldProblem[] {
       }
       locations.add(l.locationId);
     });
+  });
+  const currencies = new Set<unknown>();
+  entries<{ currencyId: string }>(dto.prices).forEach((p, i) => {
+    if (typeof p.currencyId !== 'string') return;
+    if (currencies.has(p.currencyId)) problems.push({ field: `prices[${i}].currencyId`, message: `currency ${p.currencyId} is priced twice`, code: DETAIL_CODES.invalidValue });
+    currencies.add(p.currencyId);
   });
   return problems;
 }
@@ -72,13 +79,16 @@ export class PutInventoryItem {
       const before = new Map(stored.availability.map((w) => [w.warehouseId, w]));
       const availability = warehouses.map((w) => warehouseEntry(w, warehouseIds, locationIds, before.get(w.warehouseId), stored.now));
       const latest = availability.map((w) => w.lastModified).sort().at(-1) ?? stored.now;
-      return this.inventory.upsert(tx, companyId, inventoryId, {
+      const result = await this.inventory.upsert(tx, companyId, inventoryId, {
         description: dto.description ?? null,
         baseUnit: dto.baseUnit ?? null,
         attributes: dto.attributes ?? {},
         availability,
         availabilityModifiedAt: latest,
       });
+      const prices = (dto.prices ?? []).map((p) => ({ currencyId: p.currencyId, unitPrice: decimalText(p.unitPrice) }));
+      await this.inventory.replacePrices(tx, companyId, inventoryId, prices);
+      return result;
     });
   }
 }

@@ -11,7 +11,7 @@ import {
   Required,
   Text,
 } from './validators';
-import { OrderViewFieldsDto } from './order-views.dto';
+import { AMOUNT_LIMITS, OrderViewFieldsDto } from './order-views.dto';
 import { declareNotSupported } from './published-fields';
 
 /**
@@ -114,8 +114,11 @@ export class PaymentSettingsDto {
   @ValidateNested()
   @Type(() => CodeDescriptionDto)
   method?: CodeDescriptionDto | null;
+
+  /** The document's name for the payment method: `method` with its id only; "" removes it; null is "not set" / "unchanged". */
+  @OptionalNullIsAbsent() @Text(30) paymentMethodId?: string;
 }
-declareNotSupported(PaymentSettingsDto, ['cashAccountId', 'paymentMethodId', 'paymentReference']);
+declareNotSupported(PaymentSettingsDto, ['cashAccountId', 'paymentReference']);
 
 export const CUSTOMER_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,29}$/;
 const CUSTOMER_ID_MESSAGE = 'customer.id must be a customer number: 1 to 30 letters, digits, ".", "_" or "-"';
@@ -128,8 +131,10 @@ export class CreateCustomerReferenceDto {
 
   @OptionalNullable() @Text(40) order?: string | null;
   @OptionalNullable() @Text(40) refNo?: string | null;
+  /** The document's name for the order's payment terms: `paymentSettings.terms` with its id only ("" removes them). */
+  @OptionalNullIsAbsent() @Text(30) termsId?: string;
 }
-declareNotSupported(CreateCustomerReferenceDto, ['contactId', 'gln', 'locationId', 'termsId']);
+declareNotSupported(CreateCustomerReferenceDto, ['contactId', 'gln', 'locationId']);
 
 export class PatchCustomerReferenceDto {
   @OptionalNullIsAbsent()
@@ -138,8 +143,9 @@ export class PatchCustomerReferenceDto {
 
   @OptionalNullIsAbsent() @Text(40) order?: string;
   @OptionalNullIsAbsent() @Text(40) refNo?: string;
+  @OptionalNullIsAbsent() @Text(30) termsId?: string;
 }
-declareNotSupported(PatchCustomerReferenceDto, ['contactId', 'locationId', 'termsId']);
+declareNotSupported(PatchCustomerReferenceDto, ['contactId', 'locationId']);
 
 /** Decimal limits of the line fields (the database columns are numeric(18,6), numeric(7,4)). */
 export const QUANTITY_LIMITS = { maxIntegerDigits: 12, maxScale: 6 };
@@ -184,6 +190,15 @@ export class LineValuesDto {
   @Min(0)
   @Max(2_000_000_000)
   sortOrder?: number;
+
+  /**
+   * The document's `hasManualPrice`: true keeps `unitPrice` as sent, false lets the price rules set it
+   * (a sent price is replaced). Null or absent: manual when `unitPrice` is sent (rules/line-pricing-rules.ts).
+   */
+  @OptionalNullIsAbsent() @IsBoolean() hasManualPrice?: boolean;
+
+  /** The document's `hasManualDiscount`: the same for `discountPercent`. */
+  @OptionalNullIsAbsent() @IsBoolean() hasManualDiscount?: boolean;
 }
 
 /**
@@ -194,6 +209,17 @@ export class LineFieldsDto extends LineValuesDto {
   @OptionalNotNull()
   @Matches(INVENTORY_ID, { message: 'inventoryId must be 1 to 30 characters without control characters' })
   inventoryId?: string;
+}
+
+/**
+ * The document's `freight` (NewSalesOrderFreightDto / PatchSalesOrderFreightDto): the freight cost and
+ * premium the order charges, and the tax category whose taxes apply to them (no ship-via terms here:
+ * the freight total is cost + premium). Null is "not set" / "unchanged"; `taxCategoryId` "" removes it.
+ */
+export class FreightDto {
+  @OptionalNullIsAbsent() @IsExactDecimal(AMOUNT_LIMITS) @DecimalMin(0) cost?: number | string;
+  @OptionalNullIsAbsent() @IsExactDecimal(AMOUNT_LIMITS) @DecimalMin(0) premiumAmount?: number | string;
+  @OptionalNullIsAbsent() @Text(10) taxCategoryId?: string;
 }
 
 /**
@@ -213,13 +239,13 @@ export class HeaderFieldsDto extends OrderViewFieldsDto {
   currencyId?: string;
 
   @Part(() => PaymentSettingsDto) paymentSettings?: PaymentSettingsDto;
+  @Part(() => FreightDto) freight?: FreightDto;
 }
 
 /** Header properties of both the create and the patch document that this service does not keep. */
 declareNotSupported(HeaderFieldsDto, [
   'branchId',
   'financialInformation',
-  'freight',
   'originalOrderId',
   'originalOrderType',
   'ownerId',
@@ -238,8 +264,6 @@ export const LINE_NOT_SUPPORTED = [
   'discountAmount',
   'discountCode',
   'externalLink',
-  'hasManualDiscount',
-  'hasManualPrice',
   'overshipThreshold',
   'projectTaskId',
   'purchaseOrderSource',

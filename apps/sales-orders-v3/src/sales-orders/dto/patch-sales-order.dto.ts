@@ -10,8 +10,8 @@ export const LINE_OPERATIONS = ['insert', 'update', 'delete'] as const;
 export type LineOperation = (typeof LINE_OPERATIONS)[number];
 
 /**
- * One line change of a PATCH. `insert` carries the new line's fields (inventoryId, quantity and
- * unitPrice required) and no lineId; `update` names a lineId and the fields to change; `delete`
+ * One line change of a PATCH. `insert` carries the new line's fields (inventoryId and quantity
+ * required; without unitPrice the price rules price it) and no lineId; `update` names a lineId and the fields to change; `delete`
  * names a lineId and nothing else. Those rules, and that each line is changed at most once, are
  * checked by the use case together with the rest of the body.
  */

@@ -35,8 +35,9 @@ function LinesArray(entry: () => new () => object): PropertyDecorator {
 
 /**
  * A new line, the document's NewSalesOrderLineDto (POST .../lines and a new order's orderLines):
- * inventoryId, quantity and unitPrice required, checked with the body by the use case. The
- * document's nullable unitPrice and discountPercent read null as not set; quantity is not nullable there.
+ * inventoryId and quantity required, checked with the body by the use case. The document's nullable
+ * unitPrice and discountPercent read null as not set (the price rules then set them); quantity is not
+ * nullable there.
  */
 export class AddLineDto extends LineFieldsDto {
   @LineOperationNotKept() operation?: null;

@@ -1,5 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
-import { IsDefined, IsNotEmpty, IsString, MaxLength, registerDecorator, ValidateIf } from 'class-validator';
+import { Type } from 'class-transformer';
+import { ArrayMaxSize, IsArray, IsDefined, IsNotEmpty, IsString, MaxLength, registerDecorator, ValidateIf, ValidateNested } from 'class-validator';
 import Decimal from 'decimal.js';
 import { parseV3DateTime } from '@erp/paging';
 import { NullMeansAbsent } from './published-fields';
@@ -179,4 +180,9 @@ export function DecimalMax(max: number): PropertyDecorator {
         defaultMessage: () => `${String(key)} must be at most ${max}`,
       },
     });
+}
+
+/** An optional array (absent, not null) of at most `max` entries, each validated as `type`. */
+export function NestedArray(type: () => new () => object, max: number): PropertyDecorator {
+  return applyDecorators(OptionalNotNull(), IsArray(), ArrayMaxSize(max), ValidateNested({ each: true }), Type(type));
 }

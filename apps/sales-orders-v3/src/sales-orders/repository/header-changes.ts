@@ -41,6 +41,9 @@ const COLUMNS: Record<Exclude<keyof HeaderChanges, 'billing' | 'shipping' | 'pay
   taxes: 'taxes = :taxes::jsonb',
   rotRut: 'rot_rut = :rotRut::jsonb',
   shipments: 'shipments = :shipments::jsonb',
+  freightCost: 'freight_cost = :freightCost::numeric',
+  freightPremium: 'freight_premium = :freightPremium::numeric',
+  freightTaxCategoryId: `freight_tax_category_id = nullif(:freightTaxCategoryId, '')`,
 };
 
 /** jsonb merge of a `billing`/`shipping` PATCH: each sent part is merged field by field into the stored one. */

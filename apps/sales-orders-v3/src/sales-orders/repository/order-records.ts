@@ -1,8 +1,9 @@
 import { parseV3DateTime } from '@erp/paging';
-import type { AddressAndContactDto, CodeDescriptionDto, LineFieldsDto, PaymentSettingsDto } from '../dto/order-parts.dto';
+import type { AddressAndContactDto, CodeDescriptionDto, FreightDto, LineFieldsDto, PaymentSettingsDto } from '../dto/order-parts.dto';
 import type { OrderDiscountDto, OrderShipmentDto, OrderTaxDto, OrderViewFieldsDto, RotRutDto } from '../dto/order-views.dto';
 import type { PatchLineDto } from '../dto/patch-sales-order.dto';
 import { decimalText } from '../dto/validators';
+import { newLinePricing, updatedLinePricing } from '../rules/line-pricing-rules';
 
 /**
  * Validated DTO values as the SQL of the repositories reads them: decimals as exact decimal text,
@@ -37,9 +38,20 @@ function codeDescription(dto: CodeDescriptionDto | null | undefined): object | n
   return { id: dto.id, description: dto.description ?? null };
 }
 
-/** The sent parts of `paymentSettings` (absent keys are left as they are on PATCH). */
-export function paymentSettings(dto: PaymentSettingsDto | undefined): Record<string, unknown> {
-  return definedOnly({ terms: codeDescription(dto?.terms), method: codeDescription(dto?.method) });
+/** An id sent under the document's flat name (`paymentMethodId`, `customer.termsId`) as the stored part; "" removes it. */
+function byId(id: string): object | null {
+  return id === '' ? null : { id, description: null };
+}
+
+/**
+ * The sent parts of `paymentSettings` (absent keys are left as they are on PATCH): `terms` and
+ * `method`, or the document's `customer.termsId` and `paymentSettings.paymentMethodId` for them.
+ */
+export function paymentSettings(dto: PaymentSettingsDto | undefined, termsId?: string): Record<string, unknown> {
+  return definedOnly({
+    terms: termsId === undefined ? codeDescription(dto?.terms) : byId(termsId),
+    method: dto?.paymentMethodId === undefined ? codeDescription(dto?.method) : byId(dto.paymentMethodId),
+  });
 }
 
 /**
@@ -47,13 +59,17 @@ export function paymentSettings(dto: PaymentSettingsDto | undefined): Record<str
  * request from 1; their ids follow the order's last line id.
  */
 export function lineRecord(line: LineFieldsDto, n: number): Record<string, unknown> {
+  const pricing = newLinePricing(line);
   return {
     n,
     inventory_id: line.inventoryId,
     description: line.description ?? null,
     quantity: decimalText(line.quantity),
-    unit_price: decimalText(line.unitPrice),
-    discount_percent: decimalText(line.discountPercent ?? 0),
+    // A price or discount left to the rules is written as 0 and set by the reprice statement in the same transaction.
+    unit_price: pricing.hasManualPrice ? decimalText(line.unitPrice) : '0',
+    discount_percent: pricing.hasManualDiscount ? decimalText(line.discountPercent ?? 0) : '0',
+    has_manual_price: pricing.hasManualPrice,
+    has_manual_discount: pricing.hasManualDiscount,
     unit_of_measure: line.unitOfMeasure ?? null,
     warehouse_id: line.warehouseId ?? null,
     request_date: instantOf(line.requestDate),
@@ -70,10 +86,14 @@ export function lineRecord(line: LineFieldsDto, n: number): Record<string, unkno
  */
 export function lineChanges(line: PatchLineDto): Record<string, unknown> {
   const changes: Record<string, unknown> = { line_id: line.lineId };
+  const pricing = updatedLinePricing(line);
   if (line.inventoryId !== undefined) changes.inventory_id = line.inventoryId;
   if (line.quantity !== undefined) changes.quantity = decimalText(line.quantity);
-  if (line.unitPrice !== undefined) changes.unit_price = decimalText(line.unitPrice);
-  if (line.discountPercent !== undefined) changes.discount_percent = decimalText(line.discountPercent);
+  // With the flag false the rules replace what was sent (the reprice statement that follows).
+  if (line.unitPrice !== undefined && pricing.hasManualPrice !== false) changes.unit_price = decimalText(line.unitPrice);
+  if (line.discountPercent !== undefined && pricing.hasManualDiscount !== false) changes.discount_percent = decimalText(line.discountPercent);
+  if (pricing.hasManualPrice !== undefined) changes.has_manual_price = pricing.hasManualPrice;
+  if (pricing.hasManualDiscount !== undefined) changes.has_manual_discount = pricing.hasManualDiscount;
   if (line.description !== undefined) changes.description = line.description;
   if (line.unitOfMeasure !== undefined) changes.unit_of_measure = line.unitOfMeasure;
   if (line.warehouseId !== undefined) changes.warehouse_id = line.warehouseId;
@@ -138,11 +158,23 @@ export function shipmentRecord(s: OrderShipmentDto): object {
   };
 }
 
+/** The freight columns a create or PATCH body sets (absent: as they are); `taxCategoryId` "" clears it (SQL nullif). */
+export function freightColumns(freight: FreightDto | undefined): ViewColumns {
+  return definedOnly({
+    freightCost: freight?.cost === undefined ? undefined : decimalText(freight.cost),
+    freightPremium: freight?.premiumAmount === undefined ? undefined : decimalText(freight.premiumAmount),
+    freightTaxCategoryId: freight?.taxCategoryId,
+  });
+}
+
 /**
  * The view columns a create or PATCH body sets, SQL-ready (jsonb parts as JSON text); a key is
  * absent when the body does not set it. `salesPersonId` "" clears it (SQL nullif).
  */
 export interface ViewColumns {
+  freightCost?: string;
+  freightPremium?: string;
+  freightTaxCategoryId?: string;
   salesPersonId?: string;
   commissionPercent?: string | null;
   discounts?: string;

@@ -102,19 +102,29 @@ export class SalesOrderLinesRepository {
     return row.max;
   }
 
-  /** All new lines in one statement: ids follow `firstLineId`, sort order follows `sortBase` (records from lineRecord). */
+  /**
+   * All new lines in one statement: ids follow `firstLineId`, sort order follows `sortBase` (records
+   * from lineRecord). What a line leaves out (null) the catalogue item supplies, as the v3 document
+   * has it: its description, its base unit as the unit of measure (when it fits the line's 6
+   * characters) and its first warehouse; the line keeps the item's description (`inventory.description`).
+   */
   async insert(tx: EntityManager, companyId: string, internalId: string, firstLineId: number, records: object[], sortBase = 0): Promise<void> {
     await namedQuery(
       tx,
       `INSERT INTO sales_order_lines (company_id, order_internal_id, line_id, sort_order, inventory_id, description, quantity,
-         unit_price, discount_percent, extended_price, unit_of_measure, warehouse_id, request_date, note, tax_category_id, commissionable)
+         unit_price, discount_percent, extended_price, unit_of_measure, warehouse_id, request_date, note, tax_category_id, commissionable,
+         has_manual_price, has_manual_discount, item_description)
        SELECT :companyId, :internalId, :firstLineId::int + x.n, coalesce(x.sort_order, :sortBase::int + x.n), x.inventory_id,
-         x.description, x.quantity, x.unit_price, x.discount_percent,
+         coalesce(x.description, i.description), x.quantity, x.unit_price, x.discount_percent,
          ${extendedPriceSql('x.quantity', 'x.unit_price', 'x.discount_percent')},
-         x.unit_of_measure, x.warehouse_id, x.request_date, x.note, x.tax_category_id, x.commissionable
+         coalesce(x.unit_of_measure, CASE WHEN length(i.base_unit) <= 6 THEN i.base_unit END),
+         coalesce(x.warehouse_id, i.availability -> 0 ->> 'warehouseId'), x.request_date, x.note, x.tax_category_id, x.commissionable,
+         x.has_manual_price, x.has_manual_discount, i.description
        FROM jsonb_to_recordset(:records::jsonb) AS x(n int, inventory_id text, description text, quantity numeric(18,6),
          unit_price numeric(18,6), discount_percent numeric(7,4), unit_of_measure text, warehouse_id text,
-         request_date timestamptz, note text, tax_category_id text, commissionable boolean, sort_order int)`,
+         request_date timestamptz, note text, tax_category_id text, commissionable boolean, sort_order int,
+         has_manual_price boolean, has_manual_discount boolean)
+       LEFT JOIN inventory_items i ON i.company_id = :companyId AND i.inventory_id = x.inventory_id`,
       { companyId, internalId, firstLineId, sortBase, records: JSON.stringify(records) },
     );
   }
@@ -139,7 +149,12 @@ export class SalesOrderLinesRepository {
          note = ${changed('note', 'text')},
          tax_category_id = ${changed('tax_category_id', 'text')},
          commissionable = ${changed('commissionable', 'boolean')},
-         sort_order = ${changed('sort_order', 'int')}
+         sort_order = ${changed('sort_order', 'int')},
+         has_manual_price = ${changed('has_manual_price', 'boolean')},
+         has_manual_discount = ${changed('has_manual_discount', 'boolean')},
+         item_description = CASE WHEN u.doc ? 'inventory_id'
+           THEN (SELECT i.description FROM inventory_items i WHERE i.company_id = l.company_id AND i.inventory_id = u.doc ->> 'inventory_id')
+           ELSE l.item_description END
        FROM (SELECT (e ->> 'line_id')::int AS line_id, e AS doc FROM jsonb_array_elements(:changes::jsonb) AS e) AS u
        WHERE l.company_id = :companyId AND l.order_internal_id = :internalId AND l.line_id = u.line_id`,
       { companyId, internalId, changes: JSON.stringify(changes) },

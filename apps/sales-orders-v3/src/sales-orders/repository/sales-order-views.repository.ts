@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { ts } from '@erp/sales-orders-queries';
+import { appliedDiscounts, categoryTaxable, discountAmount, linesOf, taxAmount } from './order-totals.sql';
 import type { OrderKey } from './sales-orders.repository';
 
 /**
@@ -13,7 +14,9 @@ import type { OrderKey } from './sales-orders.repository';
  *   of extended prices), each on that same base; the applied total (skipped ones left out) is at
  *   most the order total.
  * - A tax applies to the lines of its tax category: taxable = their extended prices less their
- *   share of the applied document discounts (rounded to cents), tax = taxable x rate (0 when exempt).
+ *   share of the applied document discounts (rounded to cents), plus the freight when the freight
+ *   is in that category; tax = taxable x rate (0 when exempt). The SQL is shared with the stored
+ *   totals (order-totals.sql.ts), so the views and `totals` agree.
  * - Commission: percent of the extended prices of the commissionable lines.
  * - ROT/RUT distributed automatically: a line's deduction is ROT 30 % / RUT 50 % of its labour cost
  *   including VAT (extended price plus the VAT taxes of its category), split equally between the
@@ -25,14 +28,12 @@ export type OrderView = (typeof ORDER_VIEWS)[number];
 /** The deduction rates of the Swedish ROT (repairs) and RUT (household services) deductions. */
 export const ROT_RUT_RATES = { ROT: '0.30', RUT: '0.50' } as const;
 
-const LINES = `sales_order_lines l WHERE l.company_id = o.company_id AND l.order_internal_id = o.internal_id`;
+const LINES = linesOf('o');
 
-const DISCOUNT_AMOUNT = (e: string): string =>
-  `coalesce((${e} ->> 'discountAmount')::numeric, round(o.order_total * (${e} ->> 'discountPercent')::numeric / 100, 2))`;
+const DISCOUNT_AMOUNT = (e: string): string => discountAmount(e, 'o.order_total');
 
 /** The document discounts applied to the order: skipped ones left out, at most the order total. */
-const APPLIED_DISCOUNTS = `least(o.order_total, (SELECT coalesce(sum(${DISCOUNT_AMOUNT('e')}) FILTER (WHERE NOT (e ->> 'skipDiscount')::boolean), 0)
-    FROM jsonb_array_elements(o.discounts) AS e))`;
+const APPLIED_DISCOUNTS = appliedDiscounts('o.discounts', 'o.order_total');
 
 const flag = (e: string, name: string): string => `'${name}', (${e} ->> '${name}')::boolean`;
 
@@ -64,16 +65,14 @@ const TAX = `(SELECT coalesce(json_agg(json_build_object(
       'taxType', t.e ->> 'taxType',
       'taxRate', trim_scale((t.e ->> 'taxRate')::numeric),
       'taxableAmount', trim_scale(x.taxable),
-      'taxAmount', trim_scale(CASE WHEN (t.e ->> 'exemptTax')::boolean THEN 0 ELSE round(x.taxable * (t.e ->> 'taxRate')::numeric / 100, 2) END),
+      'taxAmount', trim_scale(${taxAmount('t.e', 'x.taxable')}),
       ${flag('t.e', 'includeInTaxable')},
       ${flag('t.e', 'exemptTax')},
       ${flag('t.e', 'isPendingTax')},
       ${flag('t.e', 'isReverseTax')},
       ${flag('t.e', 'isStatisticalTax')}) ORDER BY t.i), '[]'::json)
     FROM jsonb_array_elements(o.taxes) WITH ORDINALITY AS t(e, i)
-    CROSS JOIN LATERAL (
-      SELECT c.amount - CASE WHEN o.order_total > 0 THEN round(dd.applied * c.amount / o.order_total, 2) ELSE 0 END AS taxable
-      FROM (SELECT coalesce(sum(l.extended_price), 0) AS amount FROM ${LINES} AND l.tax_category_id = t.e ->> 'taxCategoryId') AS c) AS x)`;
+    CROSS JOIN LATERAL (SELECT ${categoryTaxable({ order: 'o', net: 'o.order_total', applied: 'dd.applied' }, "t.e ->> 'taxCategoryId'")} AS taxable) AS x)`;
 
 /** The VAT percent of a line's tax category (the order's VAT taxes of that category, summed). */
 const LINE_VAT = `(SELECT coalesce(sum((v ->> 'taxRate')::numeric), 0) FROM jsonb_array_elements(o.taxes) AS v

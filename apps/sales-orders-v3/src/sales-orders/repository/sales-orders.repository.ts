@@ -18,6 +18,8 @@ import {
 } from '@erp/sales-orders-queries';
 import { type HeaderChanges, headerAssignments } from './header-changes';
 import type { ViewColumns } from './order-records';
+import { ORDER_EVENT_DATA } from './order-event.sql';
+import { ORDER_TOTALS_CTES } from './order-totals.sql';
 
 /** An order's key as the API names it. */
 export interface OrderKey {
@@ -54,6 +56,8 @@ export interface WrittenOrder {
   customerId: string;
   status: string;
   time: string;
+  /** What its event adds to the webhook payload: currency, totals and priced lines (ORDER_EVENT_DATA), as JSON text. */
+  eventData: string;
 }
 
 const ALL_PARTS: ReadonlySet<ExpandPart> = new Set(EXPAND_PARTS);
@@ -66,7 +70,7 @@ const IF_MATCH = '(:versions::bigint[] IS NULL OR o.version = ANY(:versions::big
 // What a write answers and announces (WrittenOrder), selected from a sales_orders row `o`. Built
 // once: the order's JSON expression is several KB of SQL, the same for every write.
 const WRITTEN_COLUMNS = `${orderJson(ALL_PARTS)} AS json, o.version::text AS version, o.order_type, o.order_id, o.customer_id,
-       o.status, ${ts('o.last_modified_at')} AS time`;
+       o.status, ${ts('o.last_modified_at')} AS time, ${ORDER_EVENT_DATA} AS event_data`;
 
 interface WrittenRow {
   json: string;
@@ -76,6 +80,7 @@ interface WrittenRow {
   customer_id: string;
   status: string;
   time: string;
+  event_data: string;
 }
 
 function writtenOrder(row: WrittenRow): WrittenOrder {
@@ -87,6 +92,7 @@ function writtenOrder(row: WrittenRow): WrittenOrder {
     customerId: row.customer_id,
     status: row.status,
     time: row.time,
+    eventData: row.event_data,
   };
 }
 
@@ -143,13 +149,14 @@ export class SalesOrdersRepository {
       `INSERT INTO sales_orders (company_id, order_type, order_id, status, order_date, request_on, cancel_by, description,
          note, currency_id, customer_id, customer_name, customer_order, customer_ref_no, billing, shipping, payment_settings,
          attachments, last_line_id, created_at, last_modified_at, sales_person_id, commission_percent, discounts, taxes, rot_rut,
-         shipments)
+         shipments, freight_cost, freight_premium, freight_tax_category_id)
        VALUES (:companyId, :type, :orderId, :status, coalesce(:orderDate::timestamptz, ${TODAY_UTC}),
          coalesce(:requestOn::timestamptz, ${TODAY_UTC}), :cancelBy::timestamptz, :description, :note, :currencyId,
          :customerId, :customerName, :customerOrder, :customerRefNo, :billing::jsonb, :shipping::jsonb,
          :paymentSettings::jsonb, '[]'::jsonb, :lineCount, ${NOW_MS}, ${NOW_MS}, nullif(:salesPersonId, ''),
          :commissionPercent::numeric, coalesce(:discounts::jsonb, '[]'), coalesce(:taxes::jsonb, '[]'), :rotRut::jsonb,
-         coalesce(:shipments::jsonb, '[]'))
+         coalesce(:shipments::jsonb, '[]'), coalesce(:freightCost::numeric, 0), coalesce(:freightPremium::numeric, 0),
+         nullif(:freightTaxCategoryId, ''))
        RETURNING internal_id::text`,
       {
         ...key,
@@ -159,6 +166,9 @@ export class SalesOrdersRepository {
         taxes: null,
         rotRut: null,
         shipments: null,
+        freightCost: null,
+        freightPremium: null,
+        freightTaxCategoryId: null,
         ...header,
         billing: JSON.stringify(header.billing),
         shipping: JSON.stringify(header.shipping),
@@ -190,7 +200,7 @@ export class SalesOrdersRepository {
 
   /**
    * The same conditional UPDATE for a PATCH that changes no line, answering the order as written
-   * (readWritten) from the updated row in the same statement: one round trip fewer while the
+   * (as recomputeTotals does) from the updated row in the same statement: one round trip fewer while the
    * transaction holds its pooled connection. Undefined when nothing matched (missing or stale).
    */
   async updateIfMatchReturningOrder(tx: EntityManager, key: OrderKey, versions: string[] | null, changes: HeaderChanges): Promise<WrittenOrder | undefined> {
@@ -203,7 +213,7 @@ export class SalesOrdersRepository {
    * The conditional DELETE (its lines go with it). The row it returns carries a new version drawn
    * for the deletion, so the deletion's event sorts after every earlier event of the order.
    */
-  async deleteIfMatch(tx: EntityManager, key: OrderKey, versions: string[] | null): Promise<Omit<WrittenOrder, 'json' | 'type' | 'orderId'> | undefined> {
+  async deleteIfMatch(tx: EntityManager, key: OrderKey, versions: string[] | null): Promise<Omit<WrittenOrder, 'json' | 'type' | 'orderId' | 'eventData'> | undefined> {
     const rows = await namedQuery<{ customer_id: string; status: string; version: string; time: string }>(
       tx,
       `DELETE FROM sales_orders AS o WHERE ${BY_KEY} AND ${IF_MATCH}
@@ -214,38 +224,41 @@ export class SalesOrdersRepository {
   }
 
   /**
-   * The header totals from the lines, exactly (numeric): lineTotal = sum of quantity x unitPrice
-   * (each rounded to cents), orderTotal = sum of extended prices, discountTotal = the difference,
-   * orderQty = sum of quantities. Kept on the header so lists never aggregate lines. The last
-   * write of a change to the lines, so it answers the order as written (readWritten) in the same
-   * statement; the lines it shows include the transaction's earlier changes.
+   * The header totals from the lines and the order's parts, exactly (numeric; order-totals.sql.ts):
+   * line and discount totals, the applied document discounts, the tax totals, the order total and
+   * the base currency's rate in force on the order date. Kept on the header so lists never
+   * aggregate lines. The last write of a change, so it answers the order as written (WRITTEN_COLUMNS)
+   * in the same statement; undefined when the order needs an exchange rate that is missing (the
+   * caller refuses the write, see missingRate).
    */
-  async recomputeTotals(tx: EntityManager, companyId: string, internalId: string): Promise<WrittenOrder> {
+  async recomputeTotals(tx: EntityManager, companyId: string, internalId: string): Promise<WrittenOrder | undefined> {
     const [row] = await namedQuery<WrittenRow>(
       tx,
-      `WITH o AS (
+      `WITH ${ORDER_TOTALS_CTES},
+       o AS (
          UPDATE sales_orders AS o
-         SET line_total = t.line_total, order_total = t.order_total, discount_total = t.line_total - t.order_total, order_qty = t.qty
-         FROM (SELECT coalesce(sum(round(l.quantity * l.unit_price, 2)), 0) AS line_total,
-                      coalesce(sum(l.extended_price), 0) AS order_total,
-                      coalesce(sum(l.quantity), 0) AS qty
-               FROM sales_order_lines l WHERE l.company_id = :companyId AND l.order_internal_id = :internalId) AS t
-         WHERE o.company_id = :companyId AND o.internal_id = :internalId
+         SET line_total = t.line_total, order_total = t.net, discount_total = t.line_total - t.net, order_qty = t.qty,
+             document_discount_total = t.applied, tax_total = t.tax_total, taxable_total = t.taxable_total,
+             tax_exempt_total = t.tax_exempt_total, grand_total = t.grand_total, base_currency_id = t.base_currency_id, exchange_rate = t.rate
+         FROM totals AS t
+         WHERE o.company_id = :companyId AND o.internal_id = :internalId AND t.rate IS NOT NULL
          RETURNING o.*)
        SELECT ${WRITTEN_COLUMNS} FROM o`,
       { companyId, internalId },
     );
-    return writtenOrder(row);
+    return row && writtenOrder(row);
   }
 
-  /** The order with every part, as a write answers it, and what its event needs. */
-  async readWritten(tx: EntityManager, companyId: string, internalId: string): Promise<WrittenOrder> {
-    const [row] = await namedQuery<WrittenRow>(
+  /** Why recomputeTotals found no rate: the order's currency (never null then), the company's base currency and the order's day. */
+  async missingRate(tx: EntityManager, companyId: string, internalId: string): Promise<{ currencyId: string; baseCurrencyId: string; day: string }> {
+    const [row] = await namedQuery<{ currency_id: string; base_currency_id: string; day: string }>(
       tx,
-      `SELECT ${WRITTEN_COLUMNS} FROM sales_orders o WHERE o.company_id = :companyId AND o.internal_id = :internalId`,
+      `SELECT o.currency_id, cc.base_currency_id, to_char(o.order_date AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day
+       FROM sales_orders o JOIN company_currencies cc ON cc.company_id = o.company_id
+       WHERE o.company_id = :companyId AND o.internal_id = :internalId`,
       { companyId, internalId },
     );
-    return writtenOrder(row);
+    return { currencyId: row.currency_id, baseCurrencyId: row.base_currency_id, day: row.day };
   }
 
   /** A pooled connection of the service's DataSource for a streamed read, and how to give it back. */

@@ -5,11 +5,11 @@ import { addLinesPatch, addLinesRuleProblems, deleteLinesPatch, parseDeleteLineI
 const fields = (problems: Array<{ field: string }>) => problems.map((p) => p.field);
 
 describe('line operations as order PATCH line changes', () => {
-  it('POST .../lines: every line is an insert, and needs inventoryId, quantity and unitPrice', () => {
-    const dto = validateBody(AddSalesOrderLinesDto, { lines: [{ inventoryId: 'A', quantity: 1, unitPrice: 2, operation: null }, { note: 'x' }] }).dto;
+  it('POST .../lines: every line is an insert, and needs inventoryId and quantity (unitPrice with hasManualPrice true)', () => {
+    const dto = validateBody(AddSalesOrderLinesDto, { lines: [{ inventoryId: 'A', quantity: 1, unitPrice: 2, operation: null }, { note: 'x', hasManualPrice: true }] }).dto;
     expect(addLinesPatch(dto).lines).toEqual([
       { operation: 'insert', inventoryId: 'A', quantity: 1, unitPrice: 2 },
-      { operation: 'insert', note: 'x' },
+      { operation: 'insert', note: 'x', hasManualPrice: true },
     ]);
     expect(fields(addLinesRuleProblems(dto))).toEqual(['lines[1].inventoryId', 'lines[1].quantity', 'lines[1].unitPrice']);
   });

@@ -26,7 +26,7 @@ describe('PATCH line rules', () => {
   it('names each broken rule at its line', () => {
     const dto = patch({
       lines: [
-        { operation: 'insert', lineId: 3, quantity: 1 },
+        { operation: 'insert', lineId: 3, quantity: 1, hasManualPrice: true },
         { operation: 'update' },
         { operation: 'delete', lineId: 4, note: 'why' },
         { operation: 'update', lineId: 4, quantity: 2 },
@@ -58,12 +58,16 @@ describe('PATCH line rules', () => {
 });
 
 describe('create rules', () => {
-  it('requires inventoryId, quantity and unitPrice on every line and a known type', () => {
-    const { dto } = validateBody(CreateSalesOrderDto, { type: 'XX', customer: { id: '1' }, orderLines: [{ inventoryId: 'A' }] });
+  it('requires inventoryId and quantity on every line, unitPrice only with hasManualPrice true, and a known type', () => {
+    const { dto } = validateBody(CreateSalesOrderDto, {
+      type: 'XX',
+      customer: { id: '1' },
+      orderLines: [{ inventoryId: 'A' }, { inventoryId: 'B', quantity: 1, hasManualPrice: true }, { inventoryId: 'C', quantity: 1, hasManualPrice: false }],
+    });
     expect(createRuleProblems(dto).map((p) => [p.field, p.code])).toEqual([
       ['type', '0007-UnknownReference'],
       ['orderLines[0].quantity', '0001-NullNotAllowed'],
-      ['orderLines[0].unitPrice', '0001-NullNotAllowed'],
+      ['orderLines[1].unitPrice', '0001-NullNotAllowed'],
     ]);
   });
 

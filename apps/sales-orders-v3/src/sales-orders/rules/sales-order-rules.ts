@@ -6,6 +6,7 @@ import type { CreateSalesOrderDto } from '../dto/create-sales-order.dto';
 import type { LineFieldsDto } from '../dto/order-parts.dto';
 import { CUSTOMER_ID_PATTERN } from '../dto/order-parts.dto';
 import type { PatchLineDto, PatchSalesOrderDto } from '../dto/patch-sales-order.dto';
+import { manualPriceProblems } from './line-pricing-rules';
 import { orderViewProblems, rotRutLineProblems, rotRutLineRefs } from './order-view-rules';
 
 /**
@@ -37,9 +38,12 @@ const LINE_FIELDS = [
   'taxCategoryId',
   'commissionable',
   'sortOrder',
+  'hasManualPrice',
+  'hasManualDiscount',
 ] as const satisfies ReadonlyArray<keyof LineFieldsDto>;
 
-const NEW_LINE_REQUIRED = ['inventoryId', 'quantity', 'unitPrice'] as const;
+// unitPrice is not required: without it the price rules set the price (rules/line-pricing-rules.ts).
+const NEW_LINE_REQUIRED = ['inventoryId', 'quantity'] as const;
 
 /** PATCH header fields: a body that has none of them and no line changes changes nothing. */
 const PATCH_HEADER_FIELDS = [
@@ -60,6 +64,7 @@ const PATCH_HEADER_FIELDS = [
   'taxes',
   'rotRut',
   'shipments',
+  'freight',
 ] as const satisfies ReadonlyArray<keyof PatchSalesOrderDto>;
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -76,9 +81,12 @@ function changesNothing(value: unknown): boolean {
 }
 
 export function requiredLineFields(line: LineFieldsDto, path: string, why: string): FieldProblem[] {
-  return NEW_LINE_REQUIRED.filter((field) => line[field] === undefined).map((field) =>
-    problem(`${path}.${field}`, `${field} is required ${why}`, DETAIL_CODES.required),
-  );
+  return [
+    ...NEW_LINE_REQUIRED.filter((field) => line[field] === undefined).map((field) =>
+      problem(`${path}.${field}`, `${field} is required ${why}`, DETAIL_CODES.required),
+    ),
+    ...manualPriceProblems(line, path),
+  ];
 }
 
 export function orderTypeProblems(type: unknown): FieldProblem[] {
@@ -86,12 +94,29 @@ export function orderTypeProblems(type: unknown): FieldProblem[] {
   return [problem('type', `type must be one of ${ORDER_TYPE_CODES.join(', ')}`, DETAIL_CODES.unknownReference)];
 }
 
-/** POST: a known type, the view parts' rules, and every line has inventoryId, quantity and unitPrice. */
+/**
+ * The payment method and terms have two names each (this service's `paymentSettings.method` /
+ * `terms` and the document's `paymentSettings.paymentMethodId` / `customer.termsId`): one per request.
+ */
+export function paymentProblems(dto: Pick<CreateSalesOrderDto | PatchSalesOrderDto, 'paymentSettings' | 'customer'>): FieldProblem[] {
+  const settings = isObject(dto.paymentSettings) ? dto.paymentSettings : {};
+  const customer = isObject(dto.customer) ? dto.customer : {};
+  const problems: FieldProblem[] = [];
+  if (settings.paymentMethodId !== undefined && settings.method !== undefined) {
+    problems.push(problem('paymentSettings.paymentMethodId', 'give paymentSettings.method or paymentSettings.paymentMethodId, not both'));
+  }
+  if (customer.termsId !== undefined && settings.terms !== undefined) {
+    problems.push(problem('customer.termsId', 'give customer.termsId or paymentSettings.terms, not both'));
+  }
+  return problems;
+}
+
+/** POST: a known type, the view parts' rules, and every line has inventoryId and quantity. */
 export function createRuleProblems(dto: CreateSalesOrderDto): FieldProblem[] {
   const orderLines: unknown[] = Array.isArray(dto.orderLines) ? dto.orderLines : [];
   // A new order's lines get the ids 1..n in the order sent.
   const lineIds = new Set(orderLines.map((_, i) => i + 1));
-  const problems = [...orderTypeProblems(dto.type), ...orderViewProblems(dto), ...rotRutLineProblems(rotRutLineRefs(dto), lineIds)];
+  const problems = [...orderTypeProblems(dto.type), ...orderViewProblems(dto), ...paymentProblems(dto), ...rotRutLineProblems(rotRutLineRefs(dto), lineIds)];
   orderLines.forEach((line, i) => {
     if (isObject(line)) problems.push(...requiredLineFields(line as LineFieldsDto, `orderLines[${i}]`, 'for every order line'));
   });
@@ -120,7 +145,7 @@ export function customerProblems(customerId: string, snapshot: CustomerSnapshot 
  * `update` and `delete` name a lineId; `delete` carries nothing else; each line is changed once.
  */
 export function patchRuleProblems(dto: PatchSalesOrderDto): FieldProblem[] {
-  const problems: FieldProblem[] = orderViewProblems(dto);
+  const problems: FieldProblem[] = [...orderViewProblems(dto), ...paymentProblems(dto)];
   const lines: unknown[] = Array.isArray(dto.lines) ? dto.lines : [];
   if (PATCH_HEADER_FIELDS.every((field) => changesNothing(dto[field])) && lines.length === 0) {
     problems.push(problem('body', 'must change at least one header field or line', DETAIL_CODES.required));

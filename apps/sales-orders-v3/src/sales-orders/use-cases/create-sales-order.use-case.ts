@@ -4,8 +4,9 @@ import type { OrderType } from '@erp/sales-orders-queries';
 import { CustomerSnapshotsService } from '../../customers/customer-snapshots.service';
 import { inventoryReferences } from '../../inventory/inventory-references';
 import { CheckInventoryReferences } from '../../inventory/use-cases/check-inventory-references';
+import { PriceOrderLines } from '../../pricing/use-cases/price-order-lines';
 import type { CreateSalesOrderDto } from '../dto/create-sales-order.dto';
-import { addressAndContact, instantOf, lineRecord, paymentSettings, viewColumns } from '../repository/order-records';
+import { addressAndContact, freightColumns, instantOf, lineRecord, paymentSettings, viewColumns } from '../repository/order-records';
 import { SalesOrderLinesRepository } from '../repository/sales-order-lines.repository';
 import { SalesOrdersRepository, type WrittenOrder } from '../repository/sales-orders.repository';
 import { byField, createRuleProblems, customerIdToCheck, customerProblems } from '../rules/sales-order-rules';
@@ -13,7 +14,8 @@ import { OrderChange } from './order-change';
 
 /**
  * POST /api/v3/SalesOrders: every problem of the body (shape, rules, order type, customer, items) in one
- * 400; otherwise the order, its lines, its totals and its SALESORDER_CREATED event in one transaction.
+ * 400; otherwise the order, its lines (priced by the rules where the client left the price or discount
+ * to them), its totals and its SALESORDER_CREATED event in one transaction.
  */
 @Injectable()
 export class CreateSalesOrder {
@@ -23,6 +25,7 @@ export class CreateSalesOrder {
     private readonly customers: CustomerSnapshotsService,
     private readonly change: OrderChange,
     private readonly inventory: CheckInventoryReferences,
+    private readonly pricing: PriceOrderLines,
   ) {}
 
   execute(companyId: string, dto: CreateSalesOrderDto): Promise<WrittenOrder> {
@@ -54,14 +57,20 @@ export class CreateSalesOrder {
           customerRefNo: dto.customer.refNo ?? null,
           billing: addressAndContact(dto.billing),
           shipping: addressAndContact(dto.shipping),
-          paymentSettings: { terms: null, method: null, ...paymentSettings(dto.paymentSettings) },
+          paymentSettings: { terms: null, method: null, ...paymentSettings(dto.paymentSettings, dto.customer.termsId) },
           lineCount: lines.length,
           ...viewColumns(dto),
+          ...freightColumns(dto.freight),
         },
       );
-      if (lines.length === 0) return this.change.record(tx, companyId, internalId, 'SALESORDER_CREATED');
-      await this.lines.insert(tx, companyId, internalId, 0, lines.map((line, i) => lineRecord(line, i + 1)));
-      return this.change.announce(tx, companyId, await this.orders.recomputeTotals(tx, companyId, internalId), 'SALESORDER_CREATED');
+      // Totals are computed even without lines: freight, and the base currency's rate on the order date.
+      if (lines.length === 0) return this.change.announce(tx, companyId, await this.change.totals(tx, companyId, internalId), 'SALESORDER_CREATED');
+      const records = lines.map((line, i) => lineRecord(line, i + 1));
+      // Line i of the request is line id i + 1.
+      const ruleLineIds = records.flatMap((r, i) => (r.has_manual_price && r.has_manual_discount ? [] : [i + 1]));
+      await this.lines.insert(tx, companyId, internalId, 0, records);
+      await this.pricing.apply(tx, companyId, internalId, ruleLineIds, (lineId) => `orderLines[${lineId - 1}].unitPrice`);
+      return this.change.announce(tx, companyId, await this.change.totals(tx, companyId, internalId), 'SALESORDER_CREATED');
     });
   }
 }

@@ -5,9 +5,10 @@ import { ifMatchAllows, type IfMatchCondition, versionsForUpdate } from '@erp/et
 import { CustomerSnapshotsService, type CustomerSnapshot } from '../../customers/customer-snapshots.service';
 import { inventoryReferences } from '../../inventory/inventory-references';
 import { CheckInventoryReferences } from '../../inventory/use-cases/check-inventory-references';
-import type { PatchSalesOrderDto } from '../dto/patch-sales-order.dto';
+import { PriceOrderLines } from '../../pricing/use-cases/price-order-lines';
+import type { PatchLineDto, PatchSalesOrderDto } from '../dto/patch-sales-order.dto';
 import type { HeaderChanges } from '../repository/header-changes';
-import { instantOf, lineChanges, lineRecord, paymentSettings, viewColumns } from '../repository/order-records';
+import { freightColumns, instantOf, lineChanges, lineRecord, paymentSettings, viewColumns } from '../repository/order-records';
 import { SalesOrderLinesRepository } from '../repository/sales-order-lines.repository';
 import { type OrderKey, SalesOrdersRepository, type WrittenOrder } from '../repository/sales-orders.repository';
 import {
@@ -20,6 +21,7 @@ import {
   referencedLineIds,
   unknownLineProblems,
 } from '../rules/sales-order-rules';
+import { updateRepricesLine } from '../rules/line-pricing-rules';
 import { rotRutLineProblems, rotRutLineRefs } from '../rules/order-view-rules';
 import { OrderChange } from './order-change';
 
@@ -43,6 +45,7 @@ export class PatchSalesOrder {
     private readonly customers: CustomerSnapshotsService,
     private readonly change: OrderChange,
     private readonly inventory: CheckInventoryReferences,
+    private readonly pricing: PriceOrderLines,
   ) {}
 
   execute(key: OrderKey, dto: PatchSalesOrderDto, ifMatch: IfMatchCondition): Promise<WrittenOrder> {
@@ -70,7 +73,8 @@ export class PatchSalesOrder {
 
       const versions = versionsForUpdate(ifMatch);
       const changes = headerChanges(dto, customer, inserts.length);
-      if (lines.length === 0) {
+      const repricing = headerRepricing(dto);
+      if (lines.length === 0 && !repricing && !changesTotals(dto)) {
         // No line to check or change: the conditional UPDATE answers the order as written itself.
         const order = await this.orders.updateIfMatchReturningOrder(tx, key, versions, changes);
         if (!order) throw await this.change.missingOrStale(tx, key);
@@ -93,9 +97,11 @@ export class PatchSalesOrder {
         const records = inserts.map((line, i) => lineRecord(line, i + 1));
         await this.lines.insert(tx, companyId, internalId, lastLineId - inserts.length, records, sortBase);
       }
+      const priced = pricedLines(lines, lastLineId - inserts.length);
+      const fieldOf = (lineId: number) => (priced.has(lineId) ? `lines[${priced.get(lineId)}].unitPrice` : (repricing ?? 'lines'));
+      await this.pricing.apply(tx, companyId, internalId, repricing ? null : [...priced.keys()], fieldOf);
       await this.checkRotRutLines(tx, key, dto);
-      const order = await this.orders.recomputeTotals(tx, companyId, internalId);
-      return this.change.announce(tx, companyId, order, 'SALESORDER_UPDATED');
+      return this.change.announce(tx, companyId, await this.change.totals(tx, companyId, internalId), 'SALESORDER_UPDATED');
     });
   }
 
@@ -143,6 +149,36 @@ function lineItemReferences(dto: PatchSalesOrderDto) {
   return inventoryReferences(lines.map((l) => ((l as { operation?: unknown } | null)?.operation === 'delete' ? undefined : l)), 'lines');
 }
 
+/**
+ * The header field whose change reprices every line that takes its price or discount from the rules
+ * (they depend on the order's customer, currency and date), or undefined when the body changes none.
+ */
+function headerRepricing(dto: PatchSalesOrderDto): string | undefined {
+  if (dto.customer?.id !== undefined) return 'customer.id';
+  if (dto.currencyId !== undefined) return 'currencyId';
+  return dto.date !== undefined ? 'date' : undefined;
+}
+
+/** Header fields the stored totals depend on besides the lines (the rate depends on currency and date: headerRepricing). */
+function changesTotals(dto: PatchSalesOrderDto): boolean {
+  return dto.discounts !== undefined || dto.taxes !== undefined || dto.freight !== undefined;
+}
+
+/**
+ * The lines of the body the price rules may change, by line id -> index in `lines`: every inserted
+ * line (ids follow `firstNewLineId` in body order) and the updates of item, quantity, price,
+ * discount or their flags. The statement itself skips lines that keep both price and discount.
+ */
+function pricedLines(lines: PatchLineDto[], firstNewLineId: number): Map<number, number> {
+  const priced = new Map<number, number>();
+  let inserted = 0;
+  lines.forEach((line, index) => {
+    if (line.operation === 'insert') priced.set(firstNewLineId + ++inserted, index);
+    else if (line.operation === 'update' && updateRepricesLine(line)) priced.set(line.lineId as number, index);
+  });
+  return priced;
+}
+
 /** The header columns a valid PATCH body changes (absent fields stay as they are). */
 function headerChanges(dto: PatchSalesOrderDto, customer: CustomerSnapshot | undefined, insertedLines: number): HeaderChanges {
   return {
@@ -159,8 +195,9 @@ function headerChanges(dto: PatchSalesOrderDto, customer: CustomerSnapshot | und
     customerRefNo: dto.customer?.refNo,
     billing: dto.billing,
     shipping: dto.shipping,
-    paymentSettings: dto.paymentSettings === undefined ? undefined : paymentSettings(dto.paymentSettings),
+    paymentSettings: dto.paymentSettings === undefined && dto.customer?.termsId === undefined ? undefined : paymentSettings(dto.paymentSettings, dto.customer?.termsId),
     insertedLines,
     ...viewColumns(dto),
+    ...freightColumns(dto.freight),
   };
 }

@@ -1,5 +1,7 @@
-import { IsIn, IsNotEmpty, IsString, Matches, MaxLength } from 'class-validator';
+import { Type } from 'class-transformer';
+import { IsArray, IsIn, IsNotEmpty, IsOptional, IsString, Matches, MaxLength, ValidateNested } from 'class-validator';
 import { JSONSchema } from 'class-validator-jsonschema';
+import { SalesOrderEventLine, SalesOrderEventTotals } from './sales-order-event-money';
 
 /** The statuses a v3 sales order can have (the API's `status.description` values). */
 export const SALES_ORDER_STATUSES = ['Open', 'Hold', 'BackOrder', 'Completed', 'Cancelled'] as const;
@@ -40,6 +42,30 @@ export class SalesOrderEventData {
   @JSONSchema({ description: "The order's resource path, `/api/v3/SalesOrders/<type>/<orderId>`." })
   @Matches(/^\/api\/v3\/SalesOrders\/[^/]+\/[^/]+$/, { message: 'link must be /api/v3/SalesOrders/<type>/<orderId>' })
   link: string;
+
+  // Optional (added within v3, tolerant readers ignore them): created and updated orders carry them, a deletion does not.
+  @JSONSchema({ description: "The order's currency (created and updated orders)." })
+  @IsOptional()
+  @Matches(/^[A-Z]{3}$/, { message: 'currencyId must be an ISO 4217 code' })
+  currencyId?: string;
+
+  @JSONSchema({ description: "The order's totals after the change (created and updated orders)." })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => SalesOrderEventTotals)
+  totals?: SalesOrderEventTotals;
+
+  // The element class by name: the schema library sees only the design type (Array), not @Type.
+  @JSONSchema({
+    description: "The order's lines after the change, as priced, in sort order (created and updated orders).",
+    type: 'array',
+    items: { $ref: '#/definitions/SalesOrderEventLine' },
+  })
+  @IsOptional()
+  @IsArray()
+  @ValidateNested({ each: true })
+  @Type(() => SalesOrderEventLine)
+  lines?: SalesOrderEventLine[];
 }
 
 /** The resource path a sales-order event links to. */
