@@ -12,6 +12,7 @@ import { CreatePriceRules1766500000000 } from './migrations/1766500000000-create
 import { CreateOrderTotals1766500000001 } from './migrations/1766500000001-create-order-totals';
 import { AddLineItemDescription1766500000002 } from './migrations/1766500000002-add-line-item-description';
 import { EnableTenantViews1766700000000 } from './migrations/1766700000000-enable-tenant-views';
+import { WallPriceRules1766700000001 } from './migrations/1766700000001-wall-price-rules';
 import { SalesOrderCounterEntity, SalesOrderEntity, SalesOrderLineEntity } from './sales-orders/sales-order.entity';
 
 /**
@@ -42,4 +43,5 @@ export const SALES_ORDERS_MIGRATIONS = [
   CreateOrderTotals1766500000001,
   AddLineItemDescription1766500000002,
   EnableTenantViews1766700000000,
+  WallPriceRules1766700000001,
 ];

@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { disableTenantViewsV1, enableTenantViewsV1 } from '@erp/database';
 
-/** Every table holding one company's data: the kept cells, search texts and price rules included. */
+/** Every table holding one company's data, the kept cells and search texts included. */
 export const SALES_ORDERS_TENANT_TABLES = [
   'sales_orders',
   'sales_order_lines',
@@ -13,13 +13,6 @@ export const SALES_ORDERS_TENANT_TABLES = [
   'sales_order_time_cells',
   'sales_order_id_cells',
   'sales_order_search_texts',
-  'inventory_item_prices',
-  'price_classes',
-  'customer_price_classes',
-  'price_lists',
-  'price_list_entries',
-  'company_currencies',
-  'exchange_rates',
 ];
 
 /**

@@ -5,6 +5,7 @@ import { createEvent, customerLink, TOPICS } from '@erp/contracts';
 import { deadLetterTopicOf, messageKeyOf, prefixedTopic } from '@erp/messaging';
 import { describeTenantWallRules, testKafkaBrokers, TopicReader, waitUntil, whileTenantViewAdmitsNothing } from '@erp/testing';
 import { SALES_ORDERS_TENANT_TABLES } from '../migrations/1766700000000-enable-tenant-views';
+import { PRICE_RULE_TENANT_TABLES } from '../migrations/1766700000001-wall-price-rules';
 import { insertCustomerSnapshots, startSalesOrdersTestApp, type SalesOrdersTestApp } from '../testing/sales-orders-test-app';
 
 const A = '1000001';
@@ -32,12 +33,19 @@ describe('sales-orders-v3 tenant wall', () => {
     db = t.service.app.get<DataSource>(getDataSourceToken());
     for (const company of [A, B]) {
       await insertCustomerSnapshots(t.sql, company, [{ id: '10001', name: 'Fjord Walls AS' }]);
-      const item = await t.http.request('/api/v3/Inventory/WALL-1', {
-        method: 'PUT',
-        headers: await t.headers(company),
-        body: JSON.stringify({ description: 'Wall', availability: [{ warehouseId: 'MAIN', quantityOnHand: 3, locations: [{ locationId: 'A1', quantityOnHand: 3 }] }] }),
+      const put = async (path: string, body: unknown) => {
+        const response = await t.http.request(path, { method: 'PUT', headers: await t.headers(company), body: JSON.stringify(body) });
+        expect(response.status).toBe(201);
+      };
+      await put('/api/v3/Inventory/WALL-1', {
+        description: 'Wall',
+        prices: [{ currencyId: 'NOK', unitPrice: '5.00' }],
+        availability: [{ warehouseId: 'MAIN', quantityOnHand: 3, locations: [{ locationId: 'A1', quantityOnHand: 3 }] }],
       });
-      expect(item.status).toBe(201);
+      // A row in every price-rule table (no entry names the class: the probe deletes classes).
+      await put('/api/v3/PriceClasses/WALL', { customers: ['10001'] });
+      await put('/api/v3/PriceLists/WALL', { currencyId: 'NOK', entries: [{ inventoryId: 'WALL-1', customerId: '10001', unitPrice: '4.00' }] });
+      await put('/api/v3/CurrencyRates', { baseCurrencyId: 'NOK', rates: [{ currencyId: 'EUR', effectiveDate: '2026-01-01', rate: '11.5' }] });
       for (let i = 0; i < 2; i++) {
         const order = await t.http.request('/api/v3/SalesOrders', {
           method: 'POST',
@@ -53,7 +61,7 @@ describe('sales-orders-v3 tenant wall', () => {
     await t?.close();
   });
 
-  describeTenantWallRules({ db: () => db, tables: SALES_ORDERS_TENANT_TABLES, own: A, other: B });
+  describeTenantWallRules({ db: () => db, tables: [...SALES_ORDERS_TENANT_TABLES, ...PRICE_RULE_TENANT_TABLES], own: A, other: B });
 
   it('still answers requests (the API filters by company as before), and work outside a request sees every company', async () => {
     expect(await listed(B)).toHaveLength(2);
