@@ -80,6 +80,14 @@ export async function cloneDatabase(serverUrl: string, template: string, databas
     await client.query(`CREATE ROLE ${role} NOLOGIN NOBYPASSRLS INHERIT IN ROLE ${client.escapeIdentifier(templateRole)}`);
     await client.query(`GRANT ${role} TO CURRENT_USER`);
   });
+  // A service walled by views keeps them in a schema named as the role (the request scope's
+  // search_path names it): the copy's schema takes the copy's role name; its grants, made to the
+  // template's role, reach the copy's role through the membership above.
+  await withAdminClient(databaseUrlFor(serverUrl, database), async (client) => {
+    const templateRole = tenantRoleName(template);
+    const { rowCount } = await client.query(`SELECT 1 FROM pg_namespace WHERE nspname = $1`, [templateRole]);
+    if (rowCount) await client.query(`ALTER SCHEMA ${client.escapeIdentifier(templateRole)} RENAME TO ${client.escapeIdentifier(tenantRoleName(database))}`);
+  });
   return databaseUrlFor(serverUrl, database);
 }
 

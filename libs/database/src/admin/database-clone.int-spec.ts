@@ -6,6 +6,8 @@ import type { QueryRunner } from 'typeorm';
 import { testServerUrl } from '../test-support/scratch-database';
 import { COMPANY_SETTING, tenantRoleName } from '../tenancy/tenant-role';
 import { enableTenantIsolationV1 } from '../migrations/history/tenant-isolation.v1';
+import { enableTenantViewsV1 } from '../migrations/history/tenant-views.v1';
+import { unprotectedTenantTables } from '../tenancy/tenant-tables';
 import { cloneDatabase, dropDatabase, ensureTemplateDatabase } from './database-admin';
 import { databaseUrlFor } from './database-url';
 
@@ -28,6 +30,17 @@ async function migrateLikeAService(url: string): Promise<void> {
     const runner = { query: async (sql: string) => (await client.query(sql)).rows } as unknown as QueryRunner;
     await enableTenantIsolationV1(runner, ['notes']);
     await client.query(`INSERT INTO notes (company_id, body) VALUES ('A', 'a1'), ('A', 'a2'), ('B', 'b1')`);
+  });
+}
+
+/** The same, walled by tenant views (customers-v1, sales-orders-v3) instead of a policy. */
+async function migrateLikeAServiceWithViews(url: string): Promise<void> {
+  await withClient(url, async (client) => {
+    await client.query(`CREATE TABLE migrations (id serial PRIMARY KEY)`);
+    await client.query(`CREATE TABLE notes (id serial PRIMARY KEY, company_id text NOT NULL, body text NOT NULL)`);
+    const runner = { query: async (sql: string) => (await client.query(sql)).rows } as unknown as QueryRunner;
+    await enableTenantViewsV1(runner, ['notes'], []);
+    await client.query(`INSERT INTO notes (company_id, body) VALUES ('A', 'a1'), ('B', 'b1')`);
   });
 }
 
@@ -113,6 +126,25 @@ describe('ensureTemplateDatabase / cloneDatabase', () => {
     });
     const inTemplate = await withClient(databaseUrlFor(serverUrl, template), (client) => client.query('SELECT 1 FROM notes WHERE body = $1', ['only in the copy']));
     expect(inTemplate.rowCount).toBe(0);
+  });
+
+  it("gives a copy walled by tenant views its own role's schema, so its request scope reads through the views", async () => {
+    await ensureTemplateDatabase(serverUrl, template, migrateLikeAServiceWithViews);
+    const copy = `test_copy_${randomBytes(5).toString('hex')}`;
+    made.push(copy);
+
+    const url = await cloneDatabase(serverUrl, template, copy);
+
+    await withClient(url, async (client) => {
+      const role = client.escapeIdentifier(tenantRoleName(copy));
+      await client.query('BEGIN');
+      await client.query(`SET LOCAL ROLE ${role}`);
+      await client.query(`SELECT set_config($1, 'A', true), set_config('search_path', $2, true)`, [COMPANY_SETTING, `${role}, public`]);
+      const { rows } = await client.query<{ body: string }>('SELECT body FROM notes ORDER BY body');
+      await client.query('ROLLBACK');
+      expect(rows.map((row) => row.body)).toEqual(['a1']);
+      expect(await unprotectedTenantTables(async (text) => (await client.query(text)).rows)).toEqual([]);
+    });
   });
 
   it('drops the copy together with its request role', async () => {
