@@ -193,3 +193,25 @@ export async function putInventoryItems(t: SalesOrdersTestApp, company: string, 
     );
   }
 }
+
+/**
+ * Starts a sales-orders-v3 for the calling describe (its own database) and runs `setup` on it before
+ * the first test; closes it at the end, failing if any request answered 5xx. Returns the app, for
+ * use in tests (the specs' kits build their calls on it).
+ */
+export function useSalesOrdersTestApp(name: string, setup?: (t: SalesOrdersTestApp) => Promise<void>): () => SalesOrdersTestApp {
+  let t: SalesOrdersTestApp | undefined;
+  const app = () => {
+    if (!t) throw new Error(`the sales-orders test app ${name} is not started (call inside the describe, use in tests)`);
+    return t;
+  };
+  beforeAll(async () => {
+    t = await startSalesOrdersTestApp(name);
+    await setup?.(t);
+  });
+  afterAll(async () => {
+    expect(app().http.serverErrors()).toEqual([]);
+    await app().close();
+  });
+  return app;
+}
