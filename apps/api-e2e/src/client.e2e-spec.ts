@@ -1,97 +1,23 @@
 import { randomBytes } from 'node:crypto';
 import { execFile } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { Readable } from 'node:stream';
-import { buffer } from 'node:stream/consumers';
-import { Client } from 'pg';
 import { Webhook } from 'standardwebhooks';
-import {
-  ErpApiError,
-  ErpAuthError,
-  ErpClient,
-  ErpConflictError,
-  ErpNetworkError,
-  verifyWebhook,
-  WebhookVerificationError,
-  type Customer,
-  type SalesOrder,
-} from '@erp/client';
-import { startWebhookListener, type ListenedDelivery, type RunningSystem, type WebhookListener } from '@erp/dev';
-import { startTestSystem, type TestSystem } from '@erp/dev/testing';
+import { ErpApiError, ErpAuthError, ErpClient, ErpConflictError, ErpNetworkError, verifyWebhook, WebhookVerificationError, type Customer, type SalesOrder } from '@erp/client';
+import type { ListenedDelivery } from '@erp/dev';
 import { TestAuth, waitFor } from '@erp/testing';
+import { CONCURRENT_COMPANY, EXPORT_COMPANY, recordingFetch, useClientTestSystem, WORK_COMPANY } from './support/client-test-system';
 import { insertCustomers } from './support/customers';
-
-const EXPORT_COMPANY = '2000001';
-const CONCURRENT_COMPANY = '2000002';
-const WORK_COMPANY = '2000003';
-const auth = new TestAuth();
-let system: RunningSystem;
-let testSystem: TestSystem | undefined;
-let listener: WebhookListener | undefined;
-/** Measured figures, written to test-output/client-e2e.json for the report. */
-const figures: Record<string, unknown> = {};
-
-/** A fetch that records each request's URL and method and each answer's status (passed as the client's `fetch`). */
-function recordingFetch(before?: (url: URL) => Promise<void>) {
-  const requests: { method: string; url: URL; status: number }[] = [];
-  const fetchFn = (async (input: string | URL | Request, init?: RequestInit) => {
-    const url = new URL(input instanceof Request ? input.url : String(input));
-    await before?.(url);
-    const response = await fetch(input, init);
-    requests.push({ method: init?.method ?? 'GET', url, status: response.status });
-    return response;
-  }) as typeof fetch;
-  return { fetch: fetchFn, requests };
-}
-
-async function clientFor(company: string, extra: { fetch?: typeof fetch } = {}): Promise<ErpClient> {
-  const token = await auth.token({ companies: [company], scope: 'erp:read erp:write' });
-  return new ErpClient({ baseUrl: system.baseUrl, token, companyId: company, applicationType: 'client-e2e', ...extra });
-}
-
-async function customerNumbers(companyId: string): Promise<string[]> {
-  const sql = new Client({ connectionString: system.databaseUrls['customers-v1'] });
-  await sql.connect();
-  try {
-    const { rows } = await sql.query<{ number: string }>('SELECT number FROM customers WHERE company_id = $1', [companyId]);
-    return rows.map((r) => r.number);
-  } finally {
-    await sql.end();
-  }
-}
-
-/** Sales orders learn customers from events: creating an order right after the customer may meet 400 for a moment. */
-async function createOrder(client: ErpClient, customerNumber: string, description: string): Promise<SalesOrder> {
-  // Order lines name items of the company's catalogue: the line's item first, through the client.
-  await client.inventory.put('C', { description: 'Client e2e item' });
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    try {
-      return await client.salesOrders.create({ type: 'SO', customer: { id: customerNumber }, description, orderLines: [{ inventoryId: 'C', quantity: 1, unitPrice: 1 }] });
-    } catch (error) {
-      if (!(error instanceof ErpApiError && error.status === 400) || Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-  }
-}
 
 /** `@erp/client` against the whole system as processes, through the gateway. */
 describe('@erp/client against the running system', () => {
-  beforeAll(async () => {
-    testSystem = await startTestSystem('e2e_client', { auth });
-    system = testSystem.system;
-    await insertCustomers(system.databaseUrls['customers-v1'], EXPORT_COMPANY, 2500, 'E');
-    await insertCustomers(system.databaseUrls['customers-v1'], CONCURRENT_COMPANY, 2500, 'C');
-    // Generous: the whole system starts as processes, on a machine that may be busy.
-  }, 600_000);
-
-  afterAll(async () => {
-    mkdirSync(join(__dirname, '../../../test-output'), { recursive: true });
-    writeFileSync(join(__dirname, '../../../test-output/client-e2e.json'), `${JSON.stringify(figures, null, 2)}\n`);
-    await listener?.stop();
-    await testSystem?.stop();
+  const { system, auth, figures, clientFor, customerNumbers, createOrder, startListener } = useClientTestSystem({
+    label: 'e2e_client',
+    async seed(running) {
+      await insertCustomers(running.databaseUrls['customers-v1'], EXPORT_COMPANY, 2500, 'E');
+      await insertCustomers(running.databaseUrls['customers-v1'], CONCURRENT_COMPANY, 2500, 'C');
+    },
+    figuresFile: 'client-e2e.json',
   });
 
   describe('v3 customers and inventory', () => {
@@ -259,61 +185,11 @@ describe('@erp/client against the running system', () => {
     }, 60_000);
   });
 
-  describe('attachments', () => {
-    it('round-trips files byte-exact: Buffer and stream uploads, Base64 download and streamed download, a multi-MiB file included', async () => {
-      const client = await clientFor(WORK_COMPANY);
-      const customer = await client.customers.create({ name: 'Attachment Owner' });
-      const owner = { type: 'customer' as const, id: customer.number };
-
-      const small = randomBytes(1000);
-      const first = await client.attachments.upload(owner, { fileName: 'Kvittering ø 1.bin', data: small }, { waitForOwnerMs: 30_000 });
-      expect(first).toEqual(expect.objectContaining({ name: 'Kvittering ø 1.bin', revision: 1, size: 1000 }));
-      expect(await client.attachments.download(first.id)).toEqual(small);
-      expect(await buffer(client.attachments.downloadStream(first.id))).toEqual(small);
-
-      const large = randomBytes(6 * 1024 * 1024 + 7);
-      const uploadProgress: number[] = [];
-      // Uploaded from a stream of 100 KiB chunks: sent chunked, never held whole by the client.
-      const chunks = Array.from({ length: Math.ceil(large.length / 102_400) }, (_, i) => large.subarray(i * 102_400, (i + 1) * 102_400));
-      const big = await client.attachments.upload(owner, { fileName: 'large.bin', data: Readable.from(chunks), contentType: 'application/x-test', onProgress: (bytes) => uploadProgress.push(bytes) });
-      expect(big).toEqual(expect.objectContaining({ size: large.length, contentType: 'application/x-test' }));
-      expect(uploadProgress[uploadProgress.length - 1]).toBe(large.length);
-
-      expect((await client.attachments.download(big.id)).equals(large)).toBe(true);
-      const downloadProgress: number[] = [];
-      const opened = await client.attachments.open(big.id, { onProgress: (bytes) => downloadProgress.push(bytes) });
-      expect(opened.size).toBe(large.length);
-      expect((await buffer(opened.stream)).equals(large)).toBe(true);
-      expect(downloadProgress.length).toBeGreaterThan(1);
-      expect(downloadProgress[downloadProgress.length - 1]).toBe(large.length);
-
-      // Same name again: a new revision; the older one stays readable.
-      const second = await client.attachments.upload(owner, { fileName: 'Kvittering ø 1.bin', data: Buffer.from('second') });
-      expect(second).toEqual(expect.objectContaining({ id: first.id, revision: 2 }));
-      expect((await client.attachments.download(first.id)).toString()).toBe('second');
-      expect(await client.attachments.download(first.id, { revision: 1 })).toEqual(small);
-    }, 180_000);
-
-    it("fetches a supplier invoice's attachment the specification's way: attachment id from the invoice, Base64 decoded", async () => {
-      const client = await clientFor(WORK_COMPANY);
-      const invoice = await client.supplierInvoices.create({ supplier: { number: 'S-1', name: 'Supplier' }, invoiceLines: [{ description: 'x', quantity: 1, unitPrice: 10 }] });
-      const content = randomBytes(3333);
-      await client.attachments.upload({ type: 'supplierInvoice', id: invoice.referenceNumber }, { fileName: 'invoice.pdf', data: content, contentType: 'application/pdf' }, { waitForOwnerMs: 30_000 });
-      // The invoice lists its attachments from ATTACHMENT_CREATED events: a moment after the upload.
-      let withAttachment = await client.supplierInvoices.get(invoice.referenceNumber);
-      for (const deadline = Date.now() + 30_000; withAttachment.attachments.length === 0 && Date.now() < deadline; ) {
-        await new Promise((resolve) => setTimeout(resolve, 100));
-        withAttachment = await client.supplierInvoices.get(invoice.referenceNumber);
-      }
-      expect(await client.attachments.download(withAttachment.attachments[0].id)).toEqual(content);
-    }, 120_000);
-  });
-
   describe('webhooks', () => {
     it('verifies a genuine delivery and rejects a tampered body, a wrong secret, an old timestamp and a missing signature', async () => {
       const deliveries: ListenedDelivery[] = [];
-      listener = await startWebhookListener({
-        baseUrl: system.baseUrl,
+      const listener = await startListener({
+        baseUrl: system().baseUrl,
         token: await auth.token({ companies: [WORK_COMPANY], scope: 'webhooks:manage' }),
         companyId: WORK_COMPANY,
         eventTypes: ['SALESORDER_CREATED'],
@@ -349,12 +225,12 @@ describe('@erp/client against the running system', () => {
 
   describe('errors', () => {
     it('throws ErpAuthError for 401/403, ErpApiError with code and request id for other 4xx, ErpNetworkError when nothing answers', async () => {
-      const untrusted = new ErpClient({ baseUrl: system.baseUrl, token: await TestAuth.foreignToken([WORK_COMPANY]), companyId: WORK_COMPANY });
+      const untrusted = new ErpClient({ baseUrl: system().baseUrl, token: await TestAuth.foreignToken([WORK_COMPANY]), companyId: WORK_COMPANY });
       const unauthorized = await untrusted.customers.get('10001').catch((error: unknown) => error);
       expect(unauthorized).toBeInstanceOf(ErpAuthError);
       expect(unauthorized).toEqual(expect.objectContaining({ status: 401, code: '10101', requestId: expect.any(String) }));
 
-      const readOnly = new ErpClient({ baseUrl: system.baseUrl, token: await auth.token({ companies: [WORK_COMPANY], scope: 'erp:read' }), companyId: WORK_COMPANY });
+      const readOnly = new ErpClient({ baseUrl: system().baseUrl, token: await auth.token({ companies: [WORK_COMPANY], scope: 'erp:read' }), companyId: WORK_COMPANY });
       const forbidden = await readOnly.customers.create({ name: 'x' }).catch((error: unknown) => error);
       expect(forbidden).toBeInstanceOf(ErpAuthError);
       expect((forbidden as ErpAuthError).status).toBe(403);
@@ -377,7 +253,7 @@ describe('@erp/client against the running system', () => {
       // The generator runs as its own process: openapi-typescript loads ES modules that Jest cannot.
       const root = join(__dirname, '../../..');
       const run = promisify(execFile);
-      const outcome = await run(process.execPath, ['-r', '@swc-node/register', 'tools/client-codegen/src/main.ts', '--from', system.baseUrl, '--check'], { cwd: root }).then(
+      const outcome = await run(process.execPath, ['-r', '@swc-node/register', 'tools/client-codegen/src/main.ts', '--from', system().baseUrl, '--check'], { cwd: root }).then(
         ({ stdout }) => ({ code: 0, output: stdout }),
         (error: { code?: number; stderr?: string }) => ({ code: error.code, output: error.stderr }),
       );
