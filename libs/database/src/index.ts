@@ -56,7 +56,7 @@ export {
   transactionScopedPg,
 } from './tenancy/transaction-scoped-pg';
 export { connectionConfigOf } from './data-source/connection-config';
-export { TENANT_POLICY_NAME, type TenantTable, tenantRoleOf, unprotectedTenantTables } from './tenancy/tenant-tables';
+export { type TenantTable, unprotectedTenantTables } from './tenancy/tenant-tables';
 export { TenantScopeInterceptor } from './nest/tenant-scope.interceptor';
 export { probeTenantWall, type TenantWallReport } from './tenancy/tenant-wall-probe';
 export {

@@ -1,4 +1,3 @@
-import type { QueryRunner } from 'typeorm';
 import { tenantRoleName } from './tenant-role';
 
 /**
@@ -6,16 +5,6 @@ import { tenantRoleName } from './tenant-role';
  * row of a company-owned table it references, e.g. an invoice's lines through the invoice.
  */
 export type TenantTable = string | { table: string; parent: { table: string; column: string; parentColumn: string } };
-
-export const TENANT_POLICY_NAME = 'tenant_isolation';
-
-
-
-/** `<database>_app`: the role request traffic runs as (see `tenantRoleName`). */
-export async function tenantRoleOf(q: QueryRunner): Promise<string> {
-  const [{ database }] = (await q.query(`SELECT current_database() AS database`)) as Array<{ database: string }>;
-  return tenantRoleName(database);
-}
 
 /**
  * Tables with a `company_id` column that the tenant wall leaves open to the request role: neither
