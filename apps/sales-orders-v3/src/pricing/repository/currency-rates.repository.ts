@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { namedQuery } from '@erp/database';
+import { insertOrUpdate } from './insert-or-update';
 
 /** The company's base currency and exchange rates as JSON (rates by currency, then date), built in PostgreSQL. */
 const RATES_JSON = `SELECT json_build_object('baseCurrencyId', c.base_currency_id,
@@ -23,24 +24,15 @@ export class CurrencyRatesRepository {
   /** Replaces the base currency and every rate in one transaction; answers the stored JSON and whether it was the first PUT. */
   async replace(companyId: string, baseCurrencyId: string, rates: Array<{ currency_id: string; effective_date: string; rate: string }>): Promise<{ json: string; created: boolean }> {
     return this.db.transaction(async (tx) => {
-      // Not `RETURNING xmax = 0` after ON CONFLICT DO UPDATE: requests reach the table through its
-      // tenant view, which has no system columns. A concurrent first PUT makes this one wait, then update.
-      const created =
-        (
-          await namedQuery(
-            tx,
-            `INSERT INTO company_currencies (company_id, base_currency_id, last_modified_at) VALUES (:companyId, :baseCurrencyId, date_trunc('milliseconds', now()))
-             ON CONFLICT (company_id) DO NOTHING RETURNING 1`,
-            { companyId, baseCurrencyId },
-          )
-        ).length === 1;
-      if (!created) {
-        await namedQuery(
-          tx,
-          `UPDATE company_currencies SET base_currency_id = :baseCurrencyId, last_modified_at = date_trunc('milliseconds', now()) WHERE company_id = :companyId`,
-          { companyId, baseCurrencyId },
-        );
-      }
+      const created = await insertOrUpdate(
+        tx,
+        {
+          insert: `INSERT INTO company_currencies (company_id, base_currency_id, last_modified_at) VALUES (:companyId, :baseCurrencyId, date_trunc('milliseconds', now()))
+                   ON CONFLICT (company_id) DO NOTHING RETURNING 1`,
+          update: `UPDATE company_currencies SET base_currency_id = :baseCurrencyId, last_modified_at = date_trunc('milliseconds', now()) WHERE company_id = :companyId`,
+        },
+        { companyId, baseCurrencyId },
+      );
       await namedQuery(tx, `DELETE FROM exchange_rates WHERE company_id = :companyId`, { companyId });
       await namedQuery(
         tx,

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { namedQuery } from '@erp/database';
+import { insertOrUpdate } from './insert-or-update';
 
 /** A price list entry as stored: decimals and dates as exact text, null where not set. */
 export interface PriceListEntryRecord {
@@ -79,24 +80,15 @@ export class PriceListsRepository {
    * races between two classes, so this never fails on a concurrent PUT).
    */
   async putClass(tx: EntityManager, companyId: string, id: string, description: string | null, customers: string[]): Promise<{ created: boolean; taken: Map<string, string> }> {
-    // Not `RETURNING xmax = 0` after ON CONFLICT DO UPDATE: requests reach the table through its
-    // tenant view, which has no system columns. A concurrent first PUT makes this one wait, then update.
-    const created =
-      (
-        await namedQuery(
-          tx,
-          `INSERT INTO price_classes (company_id, price_class_id, description, last_modified_at) VALUES (:companyId, :id, :description, ${NOW_MS})
-           ON CONFLICT (company_id, price_class_id) DO NOTHING RETURNING 1`,
-          { companyId, id, description },
-        )
-      ).length === 1;
-    if (!created) {
-      await namedQuery(
-        tx,
-        `UPDATE price_classes SET description = :description, last_modified_at = ${NOW_MS} WHERE company_id = :companyId AND price_class_id = :id`,
-        { companyId, id, description },
-      );
-    }
+    const created = await insertOrUpdate(
+      tx,
+      {
+        insert: `INSERT INTO price_classes (company_id, price_class_id, description, last_modified_at) VALUES (:companyId, :id, :description, ${NOW_MS})
+                 ON CONFLICT (company_id, price_class_id) DO NOTHING RETURNING 1`,
+        update: `UPDATE price_classes SET description = :description, last_modified_at = ${NOW_MS} WHERE company_id = :companyId AND price_class_id = :id`,
+      },
+      { companyId, id, description },
+    );
     await namedQuery(tx, `DELETE FROM customer_price_classes WHERE company_id = :companyId AND price_class_id = :id`, { companyId, id });
     const inserted = await namedQuery<{ customer_id: string }>(
       tx,
@@ -118,25 +110,17 @@ export class PriceListsRepository {
 
   /** Creates or replaces the list with its entries (numbered in the order sent). Answers whether it was created. */
   async putList(tx: EntityManager, companyId: string, id: string, list: { description: string | null; currencyId: string }, entries: PriceListEntryRecord[]): Promise<boolean> {
-    // As putClass: no xmax through the tenant view.
-    const created =
-      (
-        await namedQuery(
-          tx,
-          `INSERT INTO price_lists (company_id, price_list_id, description, currency_id, last_modified_at)
-           VALUES (:companyId, :id, :description, :currencyId, ${NOW_MS})
-           ON CONFLICT (company_id, price_list_id) DO NOTHING RETURNING 1`,
-          { companyId, id, ...list },
-        )
-      ).length === 1;
-    if (!created) {
-      await namedQuery(
-        tx,
-        `UPDATE price_lists SET description = :description, currency_id = :currencyId, last_modified_at = ${NOW_MS}
-         WHERE company_id = :companyId AND price_list_id = :id`,
-        { companyId, id, ...list },
-      );
-    }
+    const created = await insertOrUpdate(
+      tx,
+      {
+        insert: `INSERT INTO price_lists (company_id, price_list_id, description, currency_id, last_modified_at)
+                 VALUES (:companyId, :id, :description, :currencyId, ${NOW_MS})
+                 ON CONFLICT (company_id, price_list_id) DO NOTHING RETURNING 1`,
+        update: `UPDATE price_lists SET description = :description, currency_id = :currencyId, last_modified_at = ${NOW_MS}
+                 WHERE company_id = :companyId AND price_list_id = :id`,
+      },
+      { companyId, id, ...list },
+    );
     await namedQuery(tx, `DELETE FROM price_list_entries WHERE company_id = :companyId AND price_list_id = :id`, { companyId, id });
     await namedQuery(
       tx,
