@@ -32,7 +32,7 @@ module.exports = {
   // Most integration tests wait on PostgreSQL and Kafka (a group join, a poll) more than they
   // compute, so workers beyond the cores pay: the unit and integration phase of `npm test` on a
   // 2-core machine took 250 s with one worker ('50%' of two cores), 100 s with three and 92 s
-  // with four. Three leaves headroom for a busier machine. The whole-system suites run two at a
-  // time (package.json `test:system`) whatever this says.
+  // with four. Three leaves headroom for a busier machine. Projects whose suites start the whole
+  // system as processes (api-e2e, reliability, bench, cli) set two in their jest.config.js.
   maxWorkers: 3,
 };

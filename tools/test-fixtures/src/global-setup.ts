@@ -1,15 +1,15 @@
-import { startTestFixtures } from './fixture-runner';
-import { registerWorkspaceAliases } from './workspace-aliases';
-import { WORKSPACE_ROOT } from './workspace-root';
+import { startWorkspaceFixtures } from './workspace-fixtures';
 
 /** Starts the fixtures the whole run shares (see fixtures.ts) before any test file runs. */
 export default async function globalSetup(): Promise<void> {
-  registerWorkspaceAliases(WORKSPACE_ROOT);
-  // Loaded only now: the fixtures import `@erp/*` projects, which need the aliases.
-  const { TEST_FIXTURES } = await import('./fixtures');
-  const verbose = process.env['TEST_FIXTURES_LOG'] === '1';
-  await startTestFixtures(TEST_FIXTURES, {
-    rootDir: WORKSPACE_ROOT,
-    log: verbose ? (line) => process.stderr.write(`[fixtures] ${line}\n`) : () => undefined,
-  });
+  // `npm test` started them once for every project's Jest run (with-test-fixtures.ts).
+  if (process.env['TEST_FIXTURES_SHARED'] === '1') return assertSharedFixtures();
+  await startWorkspaceFixtures();
+}
+
+/** The variables with-test-fixtures.ts exports; a run that says it shares fixtures must have them. */
+function assertSharedFixtures(): void {
+  const missing = ['TEST_DATABASE_SERVER_URL', 'TEST_KAFKA_BROKERS'].filter((name) => !process.env[name]);
+  if (missing.length > 0)
+    throw new Error(`TEST_FIXTURES_SHARED=1 but ${missing.join(' and ')} unset: run through with-test-fixtures.ts`);
 }
