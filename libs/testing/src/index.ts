@@ -28,6 +28,8 @@ export {
   type OracleList,
   type ReadPage,
   timeBucketStart,
+  type V1FilterListOptions,
+  v1FilterOracleList,
   v1OracleList,
   type V1ListOptions,
 } from './paging/paging-contract';
