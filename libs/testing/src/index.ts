@@ -34,3 +34,14 @@ export {
   type V1ListOptions,
 } from './paging/paging-contract';
 export { findPgBouncer, PGBOUNCER_MISSING, type PgBouncer, type PgBouncerOptions, startPgBouncer } from './postgres/pgbouncer';
+export {
+  bucketFunctionDisagreements,
+  type BucketSchema,
+  type CellBucket,
+  type CountedCells,
+  type EdgeRows,
+  idsAroundBucketStarts,
+  instantsAroundBucketStarts,
+  planOf,
+  rowsAtEdges,
+} from './postgres/bucket-functions';
