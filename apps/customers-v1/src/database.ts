@@ -10,6 +10,7 @@ import { CoverNameInListIndexes1766200000001 } from './migrations/1766200000001-
 import { RestoreNameCellsClear1766300000000 } from './migrations/1766300000000-restore-name-cells-clear';
 import { RegisterNameFragmentsWithoutBlocking1766400000000 } from './migrations/1766400000000-register-name-fragments-without-blocking';
 import { EnableTenantViews1766700000000 } from './migrations/1766700000000-enable-tenant-views';
+import { CreateCustomerBucketFunctions1766800000000 } from './migrations/1766800000000-create-customer-bucket-functions';
 
 /** Everything this service keeps in its database; the migrations are the schema's source of truth. */
 export const CUSTOMERS_ENTITIES = [CustomerEntity, CustomerNumberCounterEntity, ...OUTBOX_ENTITIES];
@@ -24,6 +25,7 @@ export const CUSTOMERS_MIGRATIONS = [
   RestoreNameCellsClear1766300000000,
   RegisterNameFragmentsWithoutBlocking1766400000000,
   EnableTenantViews1766700000000,
+  CreateCustomerBucketFunctions1766800000000,
   // The transactional outbox of this service's events (libs/messaging).
   ...OUTBOX_MIGRATIONS,
 ];

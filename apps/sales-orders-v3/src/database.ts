@@ -13,6 +13,7 @@ import { CreateOrderTotals1766500000001 } from './migrations/1766500000001-creat
 import { AddLineItemDescription1766500000002 } from './migrations/1766500000002-add-line-item-description';
 import { EnableTenantViews1766700000000 } from './migrations/1766700000000-enable-tenant-views';
 import { WallPriceRules1766700000001 } from './migrations/1766700000001-wall-price-rules';
+import { CreateSalesOrderBucketFunctions1766800000000 } from './migrations/1766800000000-create-sales-order-bucket-functions';
 import { SalesOrderCounterEntity, SalesOrderEntity, SalesOrderLineEntity } from './sales-orders/sales-order.entity';
 
 /**
@@ -44,4 +45,5 @@ export const SALES_ORDERS_MIGRATIONS = [
   AddLineItemDescription1766500000002,
   EnableTenantViews1766700000000,
   WallPriceRules1766700000001,
+  CreateSalesOrderBucketFunctions1766800000000,
 ];

@@ -9,6 +9,7 @@ import { CreateSupplierInvoices1763900000000 } from './migrations/1763900000000-
 import { EnableRowLevelSecurity1764500000000 } from './migrations/1764500000000-enable-row-level-security';
 import { CreateSupplierInvoiceBuckets1765300000000 } from './migrations/1765300000000-create-supplier-invoice-buckets';
 import { CoverSupplierInvoiceListIndexes1765300000001 } from './migrations/1765300000001-cover-supplier-invoice-list-indexes';
+import { CreateSupplierInvoiceBucketFunctions1766800000000 } from './migrations/1766800000000-create-supplier-invoice-bucket-functions';
 
 /** Everything this service keeps in its database; the migrations are the schema's source of truth. */
 export const SUPPLIER_INVOICES_ENTITIES = [
@@ -23,6 +24,7 @@ export const SUPPLIER_INVOICES_MIGRATIONS = [
   EnableRowLevelSecurity1764500000000,
   CreateSupplierInvoiceBuckets1765300000000,
   CoverSupplierInvoiceListIndexes1765300000001,
+  CreateSupplierInvoiceBucketFunctions1766800000000,
   // The outbox of this service's events and the processed-events record of its consumer (libs/messaging).
   ...MESSAGING_MIGRATIONS,
 ];

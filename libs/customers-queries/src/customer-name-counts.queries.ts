@@ -4,22 +4,18 @@ import { hasOnlyTimeRanges, timeRanges } from './customer-time-buckets.queries';
 import { CUSTOMER_JSON, customersList, type SqlQuery } from './customers.queries';
 
 /**
- * Width of an id bucket of `customer_name_cells`, as a shift of `internal_id`. Must equal the
- * migration's (customers-v1 1766200000000). Narrower than the list cells' 2^14 because the page
- * seek rechecks the name of every row of the bucket it starts in (about 0.3 µs a row).
+ * The buckets of `customer_name_cells`, whose widths are the schema's (customers-v1 migrations
+ * 1766200000000 and 1766800000000):
+ * - id buckets of 2^12 internal ids (`customer_name_id_bucket()`), narrower than the list cells'
+ *   2^14 because the page seek rechecks the name of every row of the bucket it starts in (about
+ *   0.3 µs a row);
+ * - time buckets of 2^19 s, about 6 days (`customer_name_time_bucket()`), a quarter of the list
+ *   cells': a name with a range rechecks the name of every row of its boundary bucket, and a
+ *   quarter of those rows saved more than the extra cells cost (at 1M customers, a name in 7% of
+ *   them: 20,100 cells instead of 12,800; the boundary count of a `>=` median 0.9 ms instead of 2.9).
  */
-export const NAME_ID_BUCKET_BITS = 12;
-
-/**
- * Width of a time bucket of `customer_name_cells`, as a shift of epoch seconds (2^19 s, about 6
- * days). Must equal `customer_name_time_bucket()` of the migration. A quarter of the list cells'
- * (TIME_BUCKET_BITS): a name with a range rechecks the name of every row of its boundary bucket,
- * and a quarter of those rows saved more than the extra cells cost (at 1M customers, a name in 7%
- * of them: 20,100 cells instead of 12,800; the boundary count of a `>=` median 0.9 ms instead of 2.9).
- */
-export const NAME_TIME_BUCKET_BITS = 19;
-
-const NAME_CELLS: TimeBucketCells = { table: 'customer_name_cells', timeFunction: 'customer_name_time_bucket', timeBits: NAME_TIME_BUCKET_BITS };
+const NAME_CELLS: TimeBucketCells = { table: 'customer_name_cells', timeFunction: 'customer_name_time_bucket', timeBucketStart: 'customer_name_time_bucket_start' };
+const NAME_ID_BUCKETS = { idBucket: 'customer_name_id_bucket', idBucketStart: 'customer_name_id_bucket_start' };
 
 /**
  * The fragment a `name` filter is counted under: lower-cased here as the filter's LIKE pattern is,
@@ -61,7 +57,7 @@ export function customerNameCountedPageQuery(companyId: string, query: CustomerL
   const cellConditions = ` AND fragment_id = (SELECT id FROM customer_name_fragments WHERE company_id = $1 AND fragment = ${fragment} AND state = 'ready')${status}`;
   // strpos, not the trigram LIKE: the rows are read by id range, and the cells use strpos too.
   const rowConditions = ` AND strpos(lower(c.name), ${fragment}) > 0${status.replace('status', 'c.status')}`;
-  const list = { ...customersList(json), idBits: NAME_ID_BUCKET_BITS };
+  const list = { ...customersList(json), ...NAME_ID_BUCKETS };
   const ranges = timeRanges(query, param);
   const counts =
     ranges.length > 0

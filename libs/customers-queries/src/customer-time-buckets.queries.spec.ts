@@ -1,5 +1,5 @@
 import { parseCustomerListQuery } from './customer-list.query';
-import { customerTimeBucketedPageQuery, isTimeBucketedListQuery, TIME_BUCKET_BITS } from './customer-time-buckets.queries';
+import { customerTimeBucketedPageQuery, isTimeBucketedListQuery } from './customer-time-buckets.queries';
 
 const parse = (query: Record<string, string>) => parseCustomerListQuery(query, 1000);
 
@@ -31,9 +31,14 @@ describe('customerTimeBucketedPageQuery', () => {
     // The cells, two boundary counts and the page (read forward, or from its bucket's end): five reads of data, each with the company.
     expect(q.text.match(/company_id = \$1/g)).toHaveLength(5);
     expect(q.text).toContain('modified_bucket > customer_time_bucket($5::timestamptz) AND created_bucket < customer_time_bucket($6::timestamptz)');
-    expect(q.text).toContain(`<< ${TIME_BUCKET_BITS}`);
+    // A boundary bucket runs from its start to the next bucket's, both the schema's (no width written here).
+    expect(q.text).toContain(
+      'c.last_modified_at >= customer_time_bucket_start(customer_time_bucket($5::timestamptz)) AND c.last_modified_at < customer_time_bucket_start(customer_time_bucket($5::timestamptz) + 1)',
+    );
+    expect(q.text).toContain('SELECT customer_list_id_bucket(c.internal_id), count(*) FROM customers c');
+    expect(q.text).not.toMatch(/\s(<<|>>)\s/);
     // The second boundary excludes the first one's rows.
-    expect(q.text).toMatch(/c\.created_at >= to_timestamp[\s\S]*AND NOT \(c\.last_modified_at >= to_timestamp/);
+    expect(q.text).toMatch(/c\.created_at >= customer_time_bucket_start[\s\S]*AND NOT \(c\.last_modified_at >= customer_time_bucket_start/);
   });
 });
 

@@ -11,16 +11,15 @@ import type { CustomerListQuery } from './customer-list.query';
 import { CUSTOMER_JSON, customersList, type SqlQuery } from './customers.queries';
 
 /**
- * Width of a time bucket of `customer_time_buckets`, as a shift of epoch seconds (2^21 s, about
- * 24 days). Must equal the shift of `customer_time_bucket()` (migration 1765200000000). Wider
- * buckets mean fewer cells to sum per request but more boundary rows counted from the index.
+ * The time buckets of `customer_time_buckets` are cut by `customer_time_bucket()` (migration
+ * 1765200000000) and start at `customer_time_bucket_start()` (1766800000000): their width (about 24
+ * days) is the schema's. Wider buckets mean fewer cells to sum per request but more boundary rows
+ * counted from the index.
  */
-export const TIME_BUCKET_BITS = 21;
-
 const CUSTOMER_TIME_CELLS: TimeBucketCells = {
   table: 'customer_time_buckets',
   timeFunction: 'customer_time_bucket',
-  timeBits: TIME_BUCKET_BITS,
+  timeBucketStart: 'customer_time_bucket_start',
   // One range is counted from the cheaper side (the cells' time indexes: migration 1765500000000).
   totals: { table: 'customer_list_buckets', bucketColumn: 'bucket' },
 };

@@ -1,6 +1,5 @@
 import { parseCustomerListQuery } from './customer-list.query';
-import { NAME_ID_BUCKET_BITS } from './customer-name-counts.queries';
-import { isBucketedListQuery, LIST_BUCKET_BITS } from './customers.queries';
+import { isBucketedListQuery } from './customers.queries';
 import { readCustomerPage, type RunSql } from './read-customer-page';
 
 const record = (id: number) => `{"internalId":${id}}`;
@@ -30,7 +29,10 @@ describe('readCustomerPage', () => {
     ]);
     expect(statements).toHaveLength(1);
     expect(statements[0]).toContain('customer_list_buckets');
-    expect(statements[0]).toContain(`<< ${LIST_BUCKET_BITS}`);
+    // The id buckets are the schema's (customer_list_id_bucket_start), not a width written here.
+    expect(statements[0]).toContain('c.internal_id >= (SELECT customer_list_id_bucket_start(bucket) FROM start)');
+    expect(statements[0]).toContain('c.internal_id < (SELECT customer_list_id_bucket_start(bucket + 1) FROM stop)');
+    expect(statements[0]).not.toMatch(/\s(<<|>>)\s/);
   });
 
   it('answers [] for a page past the end', async () => {
@@ -58,7 +60,9 @@ describe('readCustomerPage', () => {
     expect(JSON.parse(body)).toEqual([{ internalId: 3, metadata: { totalCount: 71090, maxPageSize: 1000 } }]);
     expect(statements).toHaveLength(1);
     expect(statements[0]).toContain('customer_name_cells');
-    expect(statements[0]).toContain(`<< ${NAME_ID_BUCKET_BITS}`);
+    expect(statements[0]).toContain('customer_name_id_bucket_start(bucket)');
+    expect(statements[0]).not.toContain('customer_list_id_bucket');
+    expect(statements[0]).not.toMatch(/\s(<<|>>)\s/);
     expect(seen).toEqual(['counted 1000001 bygg']);
   });
 

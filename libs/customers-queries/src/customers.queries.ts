@@ -22,13 +22,6 @@ export const CUSTOMER_JSON = `json_build_object(
     'timeStamp', c.version::text
   )::text`;
 
-/**
- * `customer_list_buckets` counts the rows of each (company, status) per range of 2^14
- * internal ids, kept exact by statement triggers on `customers` (migration
- * 1763800000000). Must equal the shift the migration's triggers use.
- */
-export const LIST_BUCKET_BITS = 14;
-
 export interface SqlQuery {
   text: string;
   values: unknown[];
@@ -118,9 +111,13 @@ export function customerBucketedPageQuery(companyId: string, query: CustomerList
   return { text: bucketSeekPageSql(customersList(json), perBucket, statusCondition.replace('status', 'c.status')), values };
 }
 
-/** The customers table as a bucketed list. */
+/**
+ * The customers table as a bucketed list. Its id buckets are those of `customer_list_buckets` and
+ * `customer_time_buckets`, whose triggers (customers-v1 migrations 1763800000000, 1765200000000)
+ * cut them as `customer_list_id_bucket()` does (migration 1766800000000): the width is the schema's.
+ */
 export function customersList(json = CUSTOMER_JSON): BucketedList {
-  return { table: 'customers', alias: 'c', idBits: LIST_BUCKET_BITS, json };
+  return { table: 'customers', alias: 'c', idBucket: 'customer_list_id_bucket', idBucketStart: 'customer_list_id_bucket_start', json };
 }
 
 export function customerByNumberQuery(companyId: string, number: string): SqlQuery {

@@ -2,16 +2,19 @@ import type { ComparisonOperator } from './v1-date-filter';
 
 /**
  * The table a bucketed list pages over. Its rows are ordered by a unique bigint `internal_id`; an
- * id bucket is `internal_id >> idBits`. Each team keeps its own tables, cells and JSON; this only
- * assembles the statement around them.
+ * id bucket is `idBucket(internal_id)`, a SQL function of the owner's schema, the one its count
+ * triggers' width is checked against (so no width is written here or by the caller). Each team
+ * keeps its own tables, cells and JSON; this only assembles the statement around them.
  */
 export interface BucketedList {
   /** The table, e.g. `customers`. */
   table: string;
   /** Its alias in `json` and in the row conditions, e.g. `c`. */
   alias: string;
-  /** Width of an id bucket as a shift of `internal_id` (both sides must use the same). */
-  idBits: number;
+  /** The SQL function giving an `internal_id`'s bucket, e.g. `customer_list_id_bucket`. */
+  idBucket: string;
+  /** The SQL function giving a bucket's first `internal_id`, e.g. `customer_list_id_bucket_start`. */
+  idBucketStart: string;
   /** The row's rendering, built by Postgres from the alias's columns. */
   json: string;
 }
@@ -31,11 +34,11 @@ export interface BucketedList {
  * the rows that `perBucket` counts. JSON is built for the page's rows only.
  */
 export function bucketSeekPageSql(list: BucketedList, perBucket: string, rowConditions: string): string {
-  const { table, alias: a, idBits } = list;
+  const { table, alias: a, idBucketStart } = list;
   const rows = `FROM ${table} ${a}
                WHERE ${a}.company_id = $1${rowConditions}
-                 AND ${a}.internal_id >= (SELECT bucket << ${idBits} FROM start)
-                 AND ${a}.internal_id < (SELECT (bucket + 1) << ${idBits} FROM stop)`;
+                 AND ${a}.internal_id >= (SELECT ${idBucketStart}(bucket) FROM start)
+                 AND ${a}.internal_id < (SELECT ${idBucketStart}(bucket + 1) FROM stop)`;
   return `WITH ${runningCountCtes(perBucket, 'asc')}, mirror AS MATERIALIZED (
              SELECT start.bucket = stop.bucket AND ($3 - start.before) * 2 > start.n AS reversed,
                     least($2::bigint, start.n - ($3 - start.before)) AS take,
@@ -79,14 +82,16 @@ export function runningCountCtes(perBucket: string, direction: 'asc' | 'desc'): 
 /**
  * Counts kept per time bucket: a cells table holding, per id bucket and per time bucket of one or
  * more timestamps, the exact number of rows (kept by the owner's statement triggers). A time
- * bucket is `timeFunction(at)`, which must equal `floor(epoch seconds) >> timeBits`.
+ * bucket is `timeFunction(at)`; `timeBucketStart(bucket)` is its first instant, and the next
+ * bucket's start its end (SQL functions of the owner's schema, like the list's id buckets).
  */
 export interface TimeBucketCells {
   /** The cells table; its id bucket column is `id_bucket`, its count `row_count`, and it has `company_id`. */
   table: string;
   /** The SQL function giving a timestamp's bucket, e.g. `customer_time_bucket`. */
   timeFunction: string;
-  timeBits: number;
+  /** The SQL function giving a time bucket's first instant, e.g. `customer_time_bucket_start`. */
+  timeBucketStart: string;
   /**
    * The rows per id bucket without a time range, if the owner keeps them (e.g.
    * `customer_list_buckets`): with it, a single range may be counted as these totals minus the
@@ -140,14 +145,13 @@ export function timeBucketedCountsSql(
     return {
       exact: `${r.column} ${r.operator} ${r.at}`,
       inside: `${r.bucket} ${r.operator.startsWith('>') ? '>' : '<'} ${bucket}`,
-      boundary: `${r.column} >= to_timestamp((${bucket}::bigint << ${cells.timeBits})::float8)
-                 AND ${r.column} < to_timestamp(((${bucket} + 1)::bigint << ${cells.timeBits})::float8)`,
+      boundary: `${r.column} >= ${cells.timeBucketStart}(${bucket}) AND ${r.column} < ${cells.timeBucketStart}(${bucket} + 1)`,
     };
   });
   const exact = `${rowConditions}${parts.map((p) => ` AND ${p.exact}`).join('')}`;
   const boundaryCounts = parts.map((p, i) => {
     const earlier = parts.slice(0, i).map((e) => ` AND NOT (${e.boundary})`).join('');
-    return `SELECT ${a}.internal_id >> ${list.idBits}, count(*) FROM ${list.table} ${a}
+    return `SELECT ${list.idBucket}(${a}.internal_id), count(*) FROM ${list.table} ${a}
             WHERE ${a}.company_id = $1${exact} AND ${p.boundary}${earlier} GROUP BY 1`;
   });
   const inside = parts.map((p) => ` AND ${p.inside}`).join('');

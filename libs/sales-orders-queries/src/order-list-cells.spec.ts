@@ -34,8 +34,8 @@ describe('the order list over the list cells', () => {
     const page = orderCellPageQuery('c1', query, { total: 500, before: 25, start: '900', stop: '899', after: null }, SUMMARY_JSON);
     // desc: the range runs from the stop bucket (the lower) up to the end of the start bucket.
     expect(page.values).toEqual(['c1', 'Open', '899', '900', 10, 5]);
-    expect(page.text).toContain('o.created_at >= to_timestamp(($3::int::bigint << 21)::float8)');
-    expect(page.text).toContain('o.created_at < to_timestamp((($4::int + 1)::bigint << 21)::float8)');
+    expect(page.text).toContain('o.created_at >= sales_order_time_bucket_start($3::int)');
+    expect(page.text).toContain('o.created_at < sales_order_time_bucket_start($4::int + 1)');
     expect(page.text).toContain('ORDER BY o.created_at DESC, o.internal_id DESC');
   });
 });

@@ -3,12 +3,6 @@ import type { SalesOrderListQuery } from './sales-order-list.query';
 import { orderByClause, orderRowsPageSql, type SqlQuery } from './sales-orders.queries';
 
 /**
- * Width of a time bucket of the order list's cells, as a shift of epoch seconds (2^21 s, about 24
- * days). Must equal the shift of `sales_order_time_bucket()` (migration 1766100000000).
- */
-export const ORDER_TIME_BUCKET_BITS = 21;
-
-/**
  * How each orderBy is cut into buckets: the cells table that counts it, the cell's bucket column,
  * the bucket of a row, and the rows of a range of buckets as conditions on the sort key (which the
  * sort key's index answers as a range).
@@ -25,7 +19,12 @@ interface SortBuckets {
   through: (b: string, after: string) => string;
 }
 
-const timeBound = (bucket: string) => `to_timestamp((${bucket}::bigint << ${ORDER_TIME_BUCKET_BITS})::float8)`;
+/**
+ * The first instant of a time bucket of the order list's cells: `sales_order_time_bucket()` cuts
+ * them (migration 1766100000000), `sales_order_time_bucket_start()` (1766800000000) gives their
+ * start, so their width (about 24 days) is the schema's, not written here.
+ */
+const timeBound = (bucket: string) => `sales_order_time_bucket_start(${bucket})`;
 
 function timeBuckets(column: string, cellBucket: string): SortBuckets {
   return {
@@ -34,7 +33,7 @@ function timeBuckets(column: string, cellBucket: string): SortBuckets {
     rowBucket: `sales_order_time_bucket(${column})`,
     type: 'int',
     from: (b) => `${column} >= ${timeBound(b)}`,
-    through: (b) => `${column} < ${timeBound(`(${b} + 1)`)}`,
+    through: (b) => `${column} < ${timeBound(`${b} + 1`)}`,
   };
 }
 
@@ -118,7 +117,7 @@ export function orderPageStartQuery(companyId: string, query: SalesOrderListQuer
     perBucket += ` AND modified_bucket > ${sinceBucket} GROUP BY 1
       UNION ALL
       SELECT ${sort.rowBucket}, count(*) FROM sales_orders o
-      WHERE o.company_id = $1${filters.row} AND o.last_modified_at < ${timeBound(`(${sinceBucket} + 1)`)} GROUP BY 1`;
+      WHERE o.company_id = $1${filters.row} AND o.last_modified_at < ${timeBound(`${sinceBucket} + 1`)} GROUP BY 1`;
   } else {
     perBucket += ' GROUP BY 1';
   }

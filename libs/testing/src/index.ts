@@ -28,7 +28,20 @@ export {
   type OracleList,
   type ReadPage,
   timeBucketStart,
+  type V1FilterListOptions,
+  v1FilterOracleList,
   v1OracleList,
   type V1ListOptions,
 } from './paging/paging-contract';
 export { findPgBouncer, PGBOUNCER_MISSING, type PgBouncer, type PgBouncerOptions, startPgBouncer } from './postgres/pgbouncer';
+export {
+  bucketFunctionDisagreements,
+  type BucketSchema,
+  type CellBucket,
+  type CountedCells,
+  type EdgeRows,
+  idsAroundBucketStarts,
+  instantsAroundBucketStarts,
+  planOf,
+  rowsAtEdges,
+} from './postgres/bucket-functions';

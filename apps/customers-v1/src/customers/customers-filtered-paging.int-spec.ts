@@ -8,8 +8,8 @@ const PAGE_SIZE = 700;
 let t: CustomersTestApp;
 let headers: Record<string, string>;
 
-/** A time bucket's first instant (2^21 s of epoch time, as migration 1765200000000 cuts them). */
-const bucketStart = (iso: string) => timeBucketStart(iso, 21);
+/** A time bucket's first instant, as the schema cuts the cells' buckets (`customer_time_bucket()`). */
+const bucketStart = (iso: string) => timeBucketStart(t.sql, 'customer_time_bucket', iso);
 /** The API's timestamp format (UTC, no zone, milliseconds). */
 const wire = (date: Date) => date.toISOString().replace('Z', '');
 
@@ -31,7 +31,7 @@ const oracleList = (filter: Filter): OracleList => customerOracleList({ http: t.
 async function expectCellsExact(): Promise<void> {
   const { rows } = await t.sql.query(
     `SELECT k.*, b.row_count AS kept FROM (
-       SELECT company_id, status, internal_id >> 14 AS id_bucket, customer_time_bucket(last_modified_at) AS modified_bucket,
+       SELECT company_id, status, customer_list_id_bucket(internal_id) AS id_bucket, customer_time_bucket(last_modified_at) AS modified_bucket,
               customer_time_bucket(created_at) AS created_bucket, count(*)::int AS counted
        FROM customers GROUP BY 1, 2, 3, 4, 5) k
      FULL JOIN customer_time_buckets b USING (company_id, status, id_bucket, modified_bucket, created_bucket)
@@ -64,8 +64,8 @@ describe('GET /v1/customer filtered paging at every depth', () => {
     );
     const rowModified = wire(rows[0].modified);
     const rowCreated = wire(rows[0].created);
-    const modifiedBoundary = wire(bucketStart('2025-03-01T00:00:00Z'));
-    const createdBoundary = wire(bucketStart('2024-06-01T00:00:00Z'));
+    const modifiedBoundary = wire(await bucketStart('2025-03-01T00:00:00Z'));
+    const createdBoundary = wire(await bucketStart('2024-06-01T00:00:00Z'));
     filters = [];
     for (const operator of ['>=', '>', '<', '<=', '=']) {
       filters.push({ name: `lastModified ${operator} a row's`, query: timeFilter('lastModifiedDateTime', operator, rowModified) });

@@ -34,7 +34,8 @@ const { search, registered, expectNameCellsExact, expectNameWalk } = nameCountHe
 
 describe('GET /v1/customer?name= from kept name counts', () => {
   let rowModified: string;
-  const createdBoundary = timeBucketStart('2024-04-01T00:00:00Z', 19).toISOString().replace('Z', '');
+  /** A name cell's time bucket boundary, as the schema cuts them (`customer_name_time_bucket()`). */
+  let createdBoundary: string;
 
   beforeAll(async () => {
     t = await startNameCountsApp();
@@ -44,6 +45,7 @@ describe('GET /v1/customer?name= from kept name counts', () => {
       [COMPANY],
     );
     rowModified = rows[0].modified.toISOString().replace('Z', '');
+    createdBoundary = (await timeBucketStart(t.sql, 'customer_name_time_bucket', '2024-04-01T00:00:00Z')).toISOString().replace('Z', '');
   }, 120_000);
   afterAll(async () => {
     expect(t.http.serverErrors()).toEqual([]);

@@ -223,20 +223,29 @@ async function fragmentTotal(fragment: string): Promise<number> {
   return rows[0].n;
 }
 
+/** The cell function as the migrations left it (its definition and its `SELECT` body), read before the first change. */
+let migrated: { definition: string; body: string } | undefined;
+
 /**
  * Makes the registration's backfill slow (2 ms a matching row) and only it: the cell function
- * sleeps in read-only transactions, which is what the backfill's snapshot is and no write is.
+ * sleeps in read-only transactions, which is what the backfill's snapshot is and no write is. It
+ * computes the bucket with the migrated body, whose width stays the schema's; `false` restores it.
  */
 async function slowBackfill(slow: boolean): Promise<void> {
-  const bucket = `(floor(extract(epoch FROM at))::bigint >> 19)::integer`;
+  if (migrated === undefined) {
+    const { rows } = await t.sql.query<{ definition: string; body: string }>(
+      `SELECT pg_get_functiondef(p.oid) AS definition, p.prosrc AS body FROM pg_proc p WHERE p.oid = 'customer_name_time_bucket(timestamptz)'::regprocedure`,
+    );
+    migrated = rows[0];
+  }
   await t.sql.query(
     slow
-      ? `CREATE OR REPLACE FUNCTION customer_name_time_bucket(at timestamptz) RETURNS integer LANGUAGE plpgsql IMMUTABLE AS $$
+      ? `CREATE OR REPLACE FUNCTION customer_name_time_bucket(at timestamptz) RETURNS integer LANGUAGE plpgsql IMMUTABLE AS $slow$
          BEGIN
            IF current_setting('transaction_read_only') = 'on' THEN PERFORM pg_sleep(0.001); END IF;
-           RETURN ${bucket};
-         END $$`
-      : `CREATE OR REPLACE FUNCTION customer_name_time_bucket(at timestamptz) RETURNS integer LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$ SELECT ${bucket} $$`,
+           RETURN (${migrated.body});
+         END $slow$`
+      : migrated.definition,
   );
 }
 

@@ -1,5 +1,5 @@
 import type { Client } from 'pg';
-import { type OracleList, type RecordingFetch, v1OracleList } from '@erp/testing';
+import { type OracleList, type V1FilterListOptions, v1FilterOracleList } from '@erp/testing';
 
 // The list filters' SQL, written independently of the service's: the oracle every page is checked against.
 const COLUMN: Record<string, string> = { lastModifiedDateTime: 'last_modified_at', createdDateTime: 'created_at' };
@@ -26,22 +26,6 @@ export async function expectedCustomerNumbers(sql: Client, companyId: string, qu
 }
 
 /** `GET /v1/customer` with one filter, read through the service and checked against expectedCustomerNumbers. */
-export function customerOracleList(options: {
-  http: RecordingFetch;
-  sql: Client;
-  companyId: string;
-  headers: Record<string, string>;
-  filter: { name: string; query: Record<string, string> };
-  pageSize: number;
-}): OracleList {
-  return v1OracleList({
-    label: { filter: options.filter.name },
-    http: options.http,
-    path: '/v1/customer',
-    headers: options.headers,
-    query: options.filter.query,
-    pageSize: options.pageSize,
-    key: 'number',
-    expected: () => expectedCustomerNumbers(options.sql, options.companyId, options.filter.query),
-  });
+export function customerOracleList(options: V1FilterListOptions): OracleList {
+  return v1FilterOracleList(options, { path: '/v1/customer', key: 'number', expected: expectedCustomerNumbers });
 }

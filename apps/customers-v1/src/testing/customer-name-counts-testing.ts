@@ -64,7 +64,7 @@ export async function readyFragments(sql: Client, companyId: string): Promise<st
 export async function expectNameCellsExact(sql: Client): Promise<void> {
   const { rows } = await sql.query(
     `SELECT k.*, b.row_count AS kept FROM (
-       SELECT f.company_id, f.id AS fragment_id, c.status, c.internal_id >> 12 AS id_bucket,
+       SELECT f.company_id, f.id AS fragment_id, c.status, customer_name_id_bucket(c.internal_id) AS id_bucket,
               customer_name_time_bucket(c.last_modified_at) AS modified_bucket, customer_name_time_bucket(c.created_at) AS created_bucket, count(*)::int AS counted
        FROM customer_name_fragments f JOIN customers c ON c.company_id = f.company_id AND position(f.fragment IN lower(c.name)) > 0
        GROUP BY 1, 2, 3, 4, 5, 6) k

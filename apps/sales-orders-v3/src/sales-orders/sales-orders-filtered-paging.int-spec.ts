@@ -20,8 +20,8 @@ interface Filter {
   query: Record<string, string>;
 }
 
-/** A time bucket's first instant (2^21 s of epoch time, as migration 1766100000000 cuts them). */
-const bucketStart = (iso: string) => timeBucketStart(iso, 21).toISOString();
+/** A time bucket's first instant, as the schema cuts the cells' buckets (`sales_order_time_bucket()`). */
+const bucketStart = async (iso: string) => (await timeBucketStart(t.sql, 'sales_order_time_bucket', iso)).toISOString();
 
 const ORDER_BYS = ['created', 'created desc', 'lastModified', 'lastModified desc', 'orderId', 'orderId desc'];
 
@@ -140,7 +140,7 @@ describe('GET /api/v3/SalesOrders filtered paging at every depth, every orderBy'
       [COMPANY],
     );
     const rowModified = rows[0].modified.toISOString();
-    const boundary = bucketStart('2024-03-01T00:00:00Z');
+    const boundary = await bucketStart('2024-03-01T00:00:00Z');
     filters = [
       { name: 'unfiltered', type: '', query: {} },
       { name: 'status=Open', type: '', query: { status: 'Open' } },

@@ -1,4 +1,5 @@
-import { expectPageMatchesOracle, expectWalkMatchesOracle, type OracleList, timeBucketStart, v1OracleList } from '@erp/testing';
+import { expectPageMatchesOracle, expectWalkMatchesOracle, type OracleList, timeBucketStart } from '@erp/testing';
+import { expectedInvoiceReferences, invoiceOracleList } from '../testing/supplier-invoice-list-oracle';
 import { startSupplierInvoicesTestApp, type SupplierInvoicesTestApp } from '../testing/supplier-invoices-test-app';
 
 const COMPANY = '1000001';
@@ -7,8 +8,8 @@ const PAGE_SIZE = 700;
 let t: SupplierInvoicesTestApp;
 let headers: Record<string, string>;
 
-/** A time bucket's first instant (2^21 s of epoch time, as migration 1765300000000 cuts them). */
-const bucketStart = (iso: string) => timeBucketStart(iso, 21);
+/** A time bucket's first instant, as the schema cuts the cells' buckets (`supplier_invoice_time_bucket()`). */
+const bucketStart = (iso: string) => timeBucketStart(t.sql, 'supplier_invoice_time_bucket', iso);
 /** The API's timestamp format (UTC, no zone, milliseconds). */
 const wire = (date: Date) => date.toISOString().replace('Z', '');
 
@@ -19,48 +20,16 @@ interface Filter {
 
 const modified = (operator: string, at: string) => ({ lastModifiedDateTime: at, lastModifiedDateTimeCondition: operator });
 
-// The filter's SQL, written independently of the service's: the oracle every page is checked against.
-async function expectedReferences(query: Record<string, string>): Promise<string[]> {
-  const values: unknown[] = [COMPANY];
-  const conditions = ['company_id = $1'];
-  const equal = (column: string, value: string | undefined) => {
-    if (value === undefined) return;
-    values.push(value);
-    conditions.push(`${column} = $${values.length}`);
-  };
-  equal('status', query['status']);
-  equal('document_type', query['documentType']);
-  equal('supplier_number', query['supplier']);
-  if (query['lastModifiedDateTime'] !== undefined) {
-    values.push(`${query['lastModifiedDateTime']}Z`);
-    conditions.push(`last_modified_at ${query['lastModifiedDateTimeCondition']} $${values.length}::timestamptz`);
-  }
-  const { rows } = await t.sql.query<{ reference: string }>(
-    `SELECT reference_number AS reference FROM supplier_invoices WHERE ${conditions.join(' AND ')} ORDER BY internal_id`,
-    values,
-  );
-  return rows.map((r) => r.reference);
-}
+const expectedReferences = (query: Record<string, string>) => expectedInvoiceReferences(t.sql, COMPANY, query);
 
 /** The list with one filter, read through the service and checked against the oracle. */
-function oracleList(filter: Filter): OracleList {
-  return v1OracleList({
-    label: { filter: filter.name },
-    http: t.http,
-    path: '/v1/supplierInvoice',
-    headers,
-    query: filter.query,
-    pageSize: PAGE_SIZE,
-    key: 'referenceNumber',
-    expected: () => expectedReferences(filter.query),
-  });
-}
+const oracleList = (filter: Filter): OracleList => invoiceOracleList({ http: t.http, sql: t.sql, companyId: COMPANY, headers, filter, pageSize: PAGE_SIZE });
 
 /** The count cells must equal a fresh count of the table, cell by cell. */
 async function expectCellsExact(): Promise<void> {
   const { rows } = await t.sql.query(
     `SELECT k.*, b.row_count AS kept FROM (
-       SELECT company_id, status, document_type, internal_id >> 14 AS id_bucket,
+       SELECT company_id, status, document_type, supplier_invoice_id_bucket(internal_id) AS id_bucket,
               supplier_invoice_time_bucket(last_modified_at) AS modified_bucket, count(*)::int AS counted
        FROM supplier_invoices GROUP BY 1, 2, 3, 4, 5) k
      FULL JOIN supplier_invoice_buckets b USING (company_id, status, document_type, id_bucket, modified_bucket)
@@ -96,7 +65,7 @@ describe('GET /v1/supplierInvoice filtered paging at every depth', () => {
       [COMPANY],
     );
     const rowModified = wire(rows[0].modified);
-    const boundary = wire(bucketStart('2025-03-01T00:00:00Z'));
+    const boundary = wire(await bucketStart('2025-03-01T00:00:00Z'));
     filters = [
       { name: 'no filter', query: {} },
       { name: 'status', query: { status: 'Open' } },

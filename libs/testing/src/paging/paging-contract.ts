@@ -4,6 +4,7 @@
  * total is exact, and the pages together are the oracle's rows in order, with no overlap or gap.
  * The customers, supplier invoices and sales orders paging tests walk their lists with it.
  */
+import type { Client } from 'pg';
 import type { RecordingFetch } from '../http/recording-fetch';
 
 /** One page as the test read it: its records' keys, and the total it reported (none on an empty v1 page). */
@@ -85,7 +86,38 @@ export function v1OracleList(options: V1ListOptions): OracleList {
   };
 }
 
-/** The first instant of the time bucket holding `iso`: buckets of 2^bits seconds of epoch time, as the count cells cut them. */
-export function timeBucketStart(iso: string, bits: number): Date {
-  return new Date(Math.floor(Date.parse(iso) / 1000 / 2 ** bits) * 2 ** bits * 1000);
+/** A company's v1 list with one named filter, read through a service by a test holding its database. */
+export interface V1FilterListOptions {
+  http: RecordingFetch;
+  sql: Client;
+  companyId: string;
+  headers: Record<string, string>;
+  filter: { name: string; query: Record<string, string> };
+  pageSize: number;
+}
+
+/** `v1OracleList` for one named filter, whose oracle `expected` reads the company's rows from `sql`. */
+export function v1FilterOracleList(
+  options: V1FilterListOptions,
+  list: { path: string; key: string; expected: (sql: Client, companyId: string, query: Record<string, string>) => Promise<string[]> },
+): OracleList {
+  const { filter } = options;
+  return v1OracleList({
+    ...options,
+    label: { filter: filter.name },
+    path: list.path,
+    query: filter.query,
+    key: list.key,
+    expected: () => list.expected(options.sql, options.companyId, filter.query),
+  });
+}
+
+/**
+ * The first instant of the time bucket holding `iso`, asked of the schema: `bucketFunction` cuts
+ * the count cells' time buckets (e.g. `customer_time_bucket`) and `<bucketFunction>_start` gives a
+ * bucket's first instant, so the width is the migrations', not the test's.
+ */
+export async function timeBucketStart(sql: Client, bucketFunction: string, iso: string): Promise<Date> {
+  const { rows } = await sql.query<{ start: Date }>(`SELECT ${bucketFunction}_start(${bucketFunction}($1::timestamptz)) AS start`, [iso]);
+  return rows[0].start;
 }

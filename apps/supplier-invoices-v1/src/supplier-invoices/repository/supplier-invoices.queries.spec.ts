@@ -1,5 +1,5 @@
 import { parseSupplierInvoiceListQuery } from '../supplier-invoice-list.query';
-import { INVOICE_ID_BUCKET_BITS, INVOICE_TIME_BUCKET_BITS, isCellCountedListQuery, supplierInvoicePageQuery } from './supplier-invoices.queries';
+import { isCellCountedListQuery, supplierInvoicePageQuery } from './supplier-invoices.queries';
 
 const parse = (query: Record<string, string>) => parseSupplierInvoiceListQuery(query, 500);
 
@@ -29,15 +29,20 @@ describe('supplierInvoicePageQuery', () => {
     expect(q.text.match(/company_id = \$1/g)).toHaveLength(4);
     expect(q.text).toContain('FROM supplier_invoice_buckets');
     expect(q.text).toContain('AND status = $4 AND document_type = $5 AND modified_bucket < supplier_invoice_time_bucket($6::timestamptz)');
-    expect(q.text).toContain(`<< ${INVOICE_TIME_BUCKET_BITS}`);
-    expect(q.text).toContain(`<< ${INVOICE_ID_BUCKET_BITS}`);
+    // Bucket bounds are the schema's functions (migration 1766800000000), no width written here.
+    expect(q.text).toContain(
+      'i.last_modified_at >= supplier_invoice_time_bucket_start(supplier_invoice_time_bucket($6::timestamptz)) AND i.last_modified_at < supplier_invoice_time_bucket_start(supplier_invoice_time_bucket($6::timestamptz) + 1)',
+    );
+    expect(q.text).toContain('i.internal_id >= (SELECT supplier_invoice_id_bucket_start(bucket) FROM start)');
+    expect(q.text).toContain('i.internal_id < (SELECT supplier_invoice_id_bucket_start(bucket + 1) FROM stop)');
+    expect(q.text).not.toMatch(/\s(<<|>>)\s/);
   });
 
   it('counts a supplier from its rows, grouped by id bucket, and seeks the page the same way', () => {
     const q = supplierInvoicePageQuery('1000001', parse({ supplier: 'S1', lastModifiedDateTime: '2026-01-01', lastModifiedDateTimeCondition: '=' }));
     expect(q.values).toEqual(['1000001', 500, 0, 'S1', '2026-01-01T00:00:00.000Z']);
     expect(q.text).not.toContain('supplier_invoice_buckets');
-    expect(q.text).toContain(`SELECT i.internal_id >> ${INVOICE_ID_BUCKET_BITS}, count(*) FROM supplier_invoices i WHERE i.company_id = $1 AND i.supplier_number = $4 AND i.last_modified_at = $5::timestamptz`);
+    expect(q.text).toContain(`SELECT supplier_invoice_id_bucket(i.internal_id), count(*) FROM supplier_invoices i WHERE i.company_id = $1 AND i.supplier_number = $4 AND i.last_modified_at = $5::timestamptz`);
     expect(q.text).not.toMatch(/OFFSET \$3\b/);
   });
 });

@@ -46,15 +46,22 @@ export interface SqlQuery {
 }
 
 /**
- * Width of an id bucket (`internal_id >> 14`) and of a time bucket (2^21 s of epoch time, about 24
- * days) of `supplier_invoice_buckets`: must equal the shifts of migration 1765300000000 (its
- * triggers and `supplier_invoice_time_bucket()`).
+ * The id and time buckets of `supplier_invoice_buckets`, cut by its triggers (migration
+ * 1765300000000) as the functions of migration 1766800000000 cut them: their widths (2^14 ids,
+ * about 24 days) are the schema's, not written here.
  */
-export const INVOICE_ID_BUCKET_BITS = 14;
-export const INVOICE_TIME_BUCKET_BITS = 21;
-
-const INVOICES: BucketedList = { table: 'supplier_invoices', alias: 'i', idBits: INVOICE_ID_BUCKET_BITS, json: SUPPLIER_INVOICE_JSON };
-const INVOICE_CELLS: TimeBucketCells = { table: 'supplier_invoice_buckets', timeFunction: 'supplier_invoice_time_bucket', timeBits: INVOICE_TIME_BUCKET_BITS };
+const INVOICES: BucketedList = {
+  table: 'supplier_invoices',
+  alias: 'i',
+  idBucket: 'supplier_invoice_id_bucket',
+  idBucketStart: 'supplier_invoice_id_bucket_start',
+  json: SUPPLIER_INVOICE_JSON,
+};
+const INVOICE_CELLS: TimeBucketCells = {
+  table: 'supplier_invoice_buckets',
+  timeFunction: 'supplier_invoice_time_bucket',
+  timeBucketStart: 'supplier_invoice_time_bucket_start',
+};
 
 /**
  * Whether the count cells answer this request: `status`, `documentType` and a
@@ -66,7 +73,7 @@ export function isCellCountedListQuery(query: SupplierInvoiceListQuery): boolean
 
 /**
  * One page of any filter, with the exact total, in one statement whose time does not grow with the
- * page number (`bucketSeekPageSql` of `@erp/paging`): the count per id bucket (2^14 internal ids)
+ * page number (`bucketSeekPageSql` of `@erp/paging`): the count per id bucket (`supplier_invoice_id_bucket()`)
  * comes either
  * - from `supplier_invoice_buckets` (isCellCountedListQuery): the cells of the status and
  *   document type asked for, whose time bucket lies strictly inside the `lastModifiedDateTime`
@@ -98,7 +105,7 @@ export function supplierInvoicePageQuery(companyId: string, query: SupplierInvoi
   let exact = rowConditions;
   if (query.supplier !== undefined) exact += ` AND i.supplier_number = ${param(query.supplier)}`;
   if (lastModified) exact += ` AND i.last_modified_at ${lastModified.operator} ${param(lastModified.value)}::timestamptz`;
-  const perBucket = `SELECT i.internal_id >> ${INVOICE_ID_BUCKET_BITS}, count(*) FROM supplier_invoices i WHERE i.company_id = $1${exact} GROUP BY 1`;
+  const perBucket = `SELECT ${INVOICES.idBucket}(i.internal_id), count(*) FROM supplier_invoices i WHERE i.company_id = $1${exact} GROUP BY 1`;
   return { text: bucketSeekPageSql(INVOICES, perBucket, exact), values };
 }
 
