@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import { generateDevKeyPair } from '@erp/auth';
 import { type AppBuild, startSystem, type RunningSystem } from '@erp/dev';
@@ -108,7 +109,10 @@ export function startBenchSystem(options: {
     kafkaBrokers: options.kafkaBrokers,
     services: options.services,
     build: options.build,
-    env: { LOG_PRETTY: 'false', ...options.systemEnv },
+    // Its own topics and consumer groups: on a broker other systems share (the tests' broker, or
+    // KAFKA_BROKERS) another system's consumers in the same group would take its events. Two bench
+    // suites side by side in `nx test bench` lost a customer event to each other this way.
+    env: { LOG_PRETTY: 'false', KAFKA_TOPIC_PREFIX: `bench.${randomBytes(4).toString('hex')}.`, ...options.systemEnv },
   });
 }
 
