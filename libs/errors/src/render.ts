@@ -23,6 +23,17 @@ export interface V1ErrorBody {
   ExceptionDetails: string;
 }
 
+/** The problem+json body `renderProblem` writes (v3, webhooks); `errors` and `details` only for field problems. */
+export interface ProblemBody {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  instance: string;
+  errors?: Record<string, string[]>;
+  details?: Array<{ code: string; message: string; parameters: { property: string } }>;
+}
+
 export function renderV1Error(err: ApiError): RenderedError {
   const fault = FAULTS[err.fault];
   const body: V1ErrorBody = {
@@ -41,7 +52,7 @@ export function renderV1Error(err: ApiError): RenderedError {
 
 export function renderProblem(err: ApiError, instance: string): RenderedError {
   const fault = FAULTS[err.fault];
-  const body: Record<string, unknown> = {
+  const body: ProblemBody = {
     type: problemTypeUri(err.fault),
     title: fault.title,
     status: err.status,
@@ -62,7 +73,7 @@ export function renderProblem(err: ApiError, instance: string): RenderedError {
   return {
     status: err.status,
     headers: { ...err.headers, 'content-type': 'application/problem+json; charset=utf-8' },
-    body,
+    body: { ...body },
   };
 }
 

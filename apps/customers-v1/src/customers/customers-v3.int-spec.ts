@@ -1,4 +1,5 @@
 import { publishedSchemaValidator } from '@erp/testing';
+import type { ProblemBody } from '@erp/errors';
 import published from '../../reference/published-v3-customers.json';
 import { insertCustomers, startCustomersTestApp, type CustomersTestApp } from '../testing/customers-test-app';
 
@@ -22,10 +23,7 @@ interface Page {
   totalCount: number;
   nextPage: string | null;
 }
-interface Problem {
-  status: number;
-  errors?: Record<string, string[]>;
-}
+type Problem = ProblemBody;
 
 /** v3 headers: no ipp-application-type (a /v1 rule). */
 async function get(path: string, company = A): Promise<Response> {

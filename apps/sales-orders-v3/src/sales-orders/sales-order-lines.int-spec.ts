@@ -1,3 +1,4 @@
+import type { ProblemBody } from '@erp/errors';
 import { etagOfVersion, insertCustomerSnapshots, orderRows, outboxRows, putInventoryItems, startSalesOrdersTestApp, type SalesOrdersTestApp } from '../testing/sales-orders-test-app';
 import { plainTotals } from '../testing/order-totals-model';
 
@@ -13,10 +14,7 @@ interface Order {
   version: string;
 }
 
-interface Problem {
-  status: number;
-  errors?: Record<string, string[]>;
-}
+type Problem = ProblemBody;
 
 async function send(method: string, path: string, options: { body?: unknown; ifMatch?: string; company?: string } = {}): Promise<Response> {
   const headers = await t.headers(options.company ?? A, options.ifMatch ? { 'if-match': options.ifMatch } : {});

@@ -1,3 +1,4 @@
+import type { ProblemBody } from '@erp/errors';
 import { insertCustomerSnapshots, orderRows, putInventoryItems, startSalesOrdersTestApp, type SalesOrdersTestApp } from '../testing/sales-orders-test-app';
 import { nswagBody, publishedProperties } from '../testing/published-request';
 
@@ -11,11 +12,7 @@ import { nswagBody, publishedProperties } from '../testing/published-request';
 const A = '1000001';
 let t: SalesOrdersTestApp;
 
-interface Problem {
-  status: number;
-  errors?: Record<string, string[]>;
-  details?: Array<{ code: string; message: string; parameters: { property: string } }>;
-}
+type Problem = ProblemBody;
 
 async function send(method: string, path: string, body: unknown, ifMatch?: string): Promise<Response> {
   const headers = await t.headers(A, ifMatch ? { 'if-match': ifMatch } : {});

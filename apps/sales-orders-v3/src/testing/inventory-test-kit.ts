@@ -1,4 +1,5 @@
 import { publishedSchemaValidator } from '@erp/testing';
+import type { ProblemBody } from '@erp/errors';
 import published from '../../reference/published-v3-inventory.json';
 import { insertCustomerSnapshots, type SalesOrdersTestApp, useSalesOrdersTestApp } from './sales-orders-test-app';
 
@@ -21,11 +22,8 @@ export interface Page {
   totalCount: number;
   nextPage: string | null;
 }
-export interface Problem {
-  status: number;
-  errors: Record<string, string[]>;
-  details: Array<{ code: string; parameters: { property: string } }>;
-}
+/** A validation failure's body: its `errors` and `details` are always there. */
+export type Problem = Required<ProblemBody>;
 
 export const ids = (page: Page) => page.value.map((i) => i.inventoryId);
 

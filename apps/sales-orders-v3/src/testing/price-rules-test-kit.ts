@@ -1,3 +1,4 @@
+import type { ProblemBody } from '@erp/errors';
 import { insertCustomerSnapshots, type SalesOrdersTestApp, useSalesOrdersTestApp } from './sales-orders-test-app';
 
 export const A = '1000001';
@@ -17,10 +18,8 @@ export interface Order {
   lines: Line[];
   totals: { orderTotal: number; discountTotal: number };
 }
-export interface Problem {
-  status: number;
-  errors: Record<string, string[]>;
-}
+/** A validation failure's body: its `errors` and `details` are always there. */
+export type Problem = Required<ProblemBody>;
 
 /** The response's JSON body (undefined when empty), once its status is `status`. */
 export async function ok<T>(response: Response, status: number): Promise<T> {

@@ -1,3 +1,4 @@
+import type { ProblemBody } from '@erp/errors';
 import { insertCustomerSnapshots, putInventoryItems, type SalesOrdersTestApp, useSalesOrdersTestApp } from './sales-orders-test-app';
 
 export const A = '1000001';
@@ -40,15 +41,7 @@ export interface Order {
   version: string;
 }
 
-export interface Problem {
-  type: string;
-  title: string;
-  status: number;
-  detail: string;
-  instance: string;
-  errors?: Record<string, string[]>;
-  details?: Array<{ code: string; message: string; parameters: { property: string } }>;
-}
+export type Problem = ProblemBody;
 
 /** The first order every write spec makes: SO 000001 of company A, two lines (the second priced 22.73). */
 export const NEW_ORDER = {

@@ -1,3 +1,4 @@
+import type { ProblemBody } from '@erp/errors';
 import { FINANCIALS_PUBLISHER, SALES_ORDER_PUBLISHER } from '../publishers/publishers';
 import { TestReceiver } from '../testing/test-receiver';
 import { startWebhooksTestApp, type WebhooksTestApp } from '../testing/webhooks-test-app';
@@ -7,15 +8,7 @@ const B = '2000002';
 const BASE = '/api/webhooks/subscriptions';
 let t: WebhooksTestApp;
 
-interface Problem {
-  type: string;
-  title: string;
-  status: number;
-  detail: string;
-  instance: string;
-  errors?: Record<string, string[]>;
-  details?: Array<{ code: string; message: string; parameters: { property: string } }>;
-}
+type Problem = ProblemBody;
 
 async function expectProblem(response: Response, status: number): Promise<Problem> {
   expect(response.status).toBe(status);
