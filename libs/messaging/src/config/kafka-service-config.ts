@@ -44,6 +44,16 @@ export class KafkaServiceConfig extends ServiceConfig {
   @IsString()
   @MinLength(1)
   KAFKA_SASL_PASSWORD?: string;
+
+  /**
+   * Consumer groups this process leaves alone, comma-separated group ids (`*`: all): to stop a
+   * consumer that is failing without stopping the service's API, or to run consumers in pods of
+   * their own. Requests that need a record whose event is held back ask its owner meanwhile
+   * (docs/cross-service-reads.md). Unset: every group runs.
+   */
+  @IsOptional()
+  @Matches(/^\s*(\*|[A-Za-z0-9._-]+(\s*,\s*[A-Za-z0-9._-]+)*)\s*$/, { message: 'KAFKA_CONSUMER_GROUPS_OFF must be * or a comma-separated list of consumer group ids' })
+  KAFKA_CONSUMER_GROUPS_OFF?: string;
 }
 
 /** MessagingModule options from the validated variables; `clientId` is the default client id. */
@@ -58,6 +68,7 @@ export function messagingOptionsFrom(
     clientId: config.KAFKA_CLIENT_ID ?? clientId,
     source: rest.source ?? clientId,
     topicPrefix: config.KAFKA_TOPIC_PREFIX ?? rest.topicPrefix,
+    consumerGroupsOff: config.KAFKA_CONSUMER_GROUPS_OFF?.split(',').map((group) => group.trim()) ?? rest.consumerGroupsOff,
     ssl: config.KAFKA_SSL === 'true' || (rest.ssl ?? false),
     sasl:
       config.KAFKA_SASL_MECHANISM && config.KAFKA_SASL_USERNAME && config.KAFKA_SASL_PASSWORD

@@ -17,6 +17,8 @@ export interface MessagingModuleOptions extends Omit<KafkaConnectionOptions, 'lo
   relay?: RelaySettings | false;
   /** Settings every consumer group of this service gets. */
   consumers?: ConsumerSettings;
+  /** Consumer groups this process does not run (`KAFKA_CONSUMER_GROUPS_OFF`); `*` is all. Default none. */
+  consumerGroupsOff?: readonly string[];
   /** Register the `kafka` readiness check (needs HealthModule). Default true. */
   readinessCheck?: boolean;
 }

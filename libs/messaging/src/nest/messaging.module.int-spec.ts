@@ -103,7 +103,7 @@ describe('MessagingModule in a Nest service', () => {
   it('carries events from Outbox.add through the relay to an @EventPattern handler, in order', async () => {
     const writes = app.get(CustomerWrites);
     const projection = app.get(CustomerProjection);
-    await app.get(KafkaEventTransport).consumer(GROUP)?.ready();
+    await app.get(KafkaEventTransport).ready(GROUP);
     const versions: string[] = [];
     for (let i = 0; i < 5; i++) versions.push((await writes.change('NEST-1')).data.version);
     await waitFor('the projection to see all five', () => projection.seen.length === 5);

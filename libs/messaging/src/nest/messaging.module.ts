@@ -43,6 +43,7 @@ export class MessagingModule {
               dataSource,
               topicPrefix: options.topicPrefix,
               consumers: options.consumers,
+              groupsOff: options.consumerGroupsOff,
               logger: new Logger('EventConsumer'),
             }),
         },

@@ -137,7 +137,7 @@ describe('KafkaEventTransport: @EventPattern handlers in a hybrid Nest app, over
     });
     await listen(app, 0, '127.0.0.1');
     seen = app.get(SeenEvents);
-    await app.get(KafkaEventTransport).consumer(GROUP)?.ready();
+    await app.get(KafkaEventTransport).ready(GROUP);
   });
 
   afterAll(async () => {

@@ -22,6 +22,8 @@ export interface KafkaEventTransportOptions {
   topicPrefix?: string;
   /** Settings every consumer group of the service gets. */
   consumers?: ConsumerSettings;
+  /** Groups this process does not consume (`KAFKA_CONSUMER_GROUPS_OFF`); `*` is every group. */
+  groupsOff?: readonly string[];
   logger?: MessagingLogger;
 }
 
@@ -53,19 +55,32 @@ export class KafkaEventTransport extends Server implements CustomTransportStrate
   listen(callback: (error?: unknown) => void): void {
     try {
       for (const [groupId, subscriptions] of this.subscriptionsByGroup()) {
-        const consumer = new EventConsumer({
-          ...this.options.consumers,
-          kafka: this.options.kafka,
-          dataSource: this.options.dataSource,
-          groupId,
-          subscriptions,
-          topicPrefix: this.options.topicPrefix,
-          logger: this.options.logger,
-          // The handler's @Payload() DTO validates `data` (in the pipe), so it is checked once.
-          validateData: false,
-        });
-        this.consumers.set(groupId, consumer);
-        consumer.start();
+        if (this.isOff(groupId)) {
+          this.options.logger?.warn(`consumer group ${groupId} is off in this process (KAFKA_CONSUMER_GROUPS_OFF)`);
+          continue;
+        }
+        // One Kafka consumer per topic of a group, in a cluster group of its own (sharing the
+        // group's inbox), so a backlog on one topic never holds back another's events: kafkajs
+        // fetches a consumer's partitions together and waits for the whole fetch to be handled.
+        const split = subscriptions.length > 1;
+        for (const subscription of subscriptions) {
+          const kafkaGroupId = split ? `${groupId}.${subscription.topic}` : groupId;
+          const consumer = new EventConsumer({
+            ...this.options.consumers,
+            kafka: this.options.kafka,
+            dataSource: this.options.dataSource,
+            groupId,
+            // A group that read several topics in one cluster group before: its offsets carry over.
+            ...(split ? { kafkaGroupId, carryOffsetsFrom: groupId } : {}),
+            subscriptions: [subscription],
+            topicPrefix: this.options.topicPrefix,
+            logger: this.options.logger,
+            // The handler's @Payload() DTO validates `data` (in the pipe), so it is checked once.
+            validateData: false,
+          });
+          this.consumers.set(kafkaGroupId, consumer);
+          consumer.start();
+        }
       }
     } catch (error) {
       callback(error);
@@ -84,18 +99,23 @@ export class KafkaEventTransport extends Server implements CustomTransportStrate
     throw new Error('KafkaEventTransport emits no events: read consumerStatuses() or the consumer metrics');
   }
 
-  /** The running consumers, one per group. */
+  /** The running consumers, one per group and topic. */
   unwrap<T>(): T {
     return [...this.consumers.values()] as T;
   }
 
-  /** The running consumer of a group (its status, or `ready()` in tests). */
-  consumer(groupId: string): EventConsumer | undefined {
-    return this.consumers.get(groupId);
+  /** Resolves once every consumer of the group (each of its topics') has joined; every group's without one. */
+  async ready(groupId?: string): Promise<void> {
+    await Promise.all([...this.consumers.values()].filter((c) => groupId === undefined || c.groupId === groupId).map((c) => c.ready()));
   }
 
   consumerStatuses(): EventConsumerStatus[] {
     return [...this.consumers.values()].map((consumer) => consumer.status());
+  }
+
+  private isOff(groupId: string): boolean {
+    const off = this.options.groupsOff ?? [];
+    return off.includes('*') || off.includes(groupId);
   }
 
   /** Groups the event handlers Nest registered: group -> one subscription per topic. */
