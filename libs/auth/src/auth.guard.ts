@@ -3,18 +3,21 @@ import {
   type ExecutionContext,
   Inject,
   Injectable,
+  Optional,
   SetMetadata,
   createParamDecorator,
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
 import { type AuthContext, authenticateRequest, scopeForMethod } from './authenticate-request';
+import { authenticateServiceCall, ServiceTokenVerifier } from './service-tokens';
 import { TokenVerifier } from './token-verifier';
 
 export const AUTH_OPTIONS = Symbol('AUTH_OPTIONS');
 const PUBLIC_ROUTE = 'erp:public-route';
 const REQUIRED_SCOPE = 'erp:required-scope';
 const NO_APPLICATION_TYPE = 'erp:no-application-type';
+const INTERNAL_ROUTE = 'erp:internal-route';
 
 export interface AuthGuardOptions {
   requireApplicationType: boolean;
@@ -29,6 +32,13 @@ export const Public = (): MethodDecorator & ClassDecorator => SetMetadata(PUBLIC
  */
 export const ApplicationTypeNotRequired = (): MethodDecorator & ClassDecorator => SetMetadata(NO_APPLICATION_TYPE, true);
 
+/**
+ * Marks a route of the internal API that other services call (docs/cross-service-reads.md): it
+ * takes a service token for one company instead of a user's token, and user tokens are refused.
+ * The gateway routes no `/internal` path, so only other services reach it.
+ */
+export const InternalRoute = (): MethodDecorator & ClassDecorator => SetMetadata(INTERNAL_ROUTE, true);
+
 /** Overrides the method-derived scope, e.g. `webhooks:manage` for the subscriptions API. */
 export const RequiredScope = (scope: string): MethodDecorator & ClassDecorator => SetMetadata(REQUIRED_SCOPE, scope);
 
@@ -40,22 +50,29 @@ export class AuthGuard implements CanActivate {
     private readonly reflector: Reflector,
     private readonly verifier: TokenVerifier,
     @Inject(AUTH_OPTIONS) private readonly options: AuthGuardOptions,
+    // Present in services that serve an internal API (AuthModule.forRoot's `internalApi`).
+    @Optional() private readonly serviceVerifier?: ServiceTokenVerifier,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const targets = [context.getHandler(), context.getClass()];
     if (this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, targets)) return true;
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
-    const requiredScope =
-      this.reflector.getAllAndOverride<string>(REQUIRED_SCOPE, targets) ?? scopeForMethod(request.method);
-    const auth = await authenticateRequest(request.headers, this.verifier, {
-      requireApplicationType: this.options.requireApplicationType && !this.reflector.getAllAndOverride<boolean>(NO_APPLICATION_TYPE, targets),
-      requiredScope,
-    });
+    const auth = this.reflector.getAllAndOverride<boolean>(INTERNAL_ROUTE, targets)
+      ? await this.authenticateService(request)
+      : await authenticateRequest(request.headers, this.verifier, {
+          requireApplicationType: this.options.requireApplicationType && !this.reflector.getAllAndOverride<boolean>(NO_APPLICATION_TYPE, targets),
+          requiredScope: this.reflector.getAllAndOverride<string>(REQUIRED_SCOPE, targets) ?? scopeForMethod(request.method),
+        });
     request.auth = auth;
     // Every log line of this request from here on names the company (never the token).
     request.log = request.log.child({ companyId: auth.companyId, applicationType: auth.applicationType });
     return true;
+  }
+
+  private authenticateService(request: AuthenticatedRequest): Promise<AuthContext> {
+    if (!this.serviceVerifier) throw new Error('An @InternalRoute() needs AuthModule.forRoot(..., { internalApi }) (INTERNAL_API_SECRET)');
+    return authenticateServiceCall(request.headers, this.serviceVerifier);
   }
 }
 

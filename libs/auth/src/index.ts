@@ -4,3 +4,4 @@ export * from './authenticate-request';
 export * from './auth.guard';
 export * from './auth.module';
 export * from './dev-tokens';
+export * from './service-tokens';

@@ -4,3 +4,4 @@ export * from './v1-value-unwrap.interceptor';
 export * from './run-service';
 export { type MigrateOptions, runMigrate } from './run-migrate';
 export { connectHybridMicroservices, HYBRID_MICROSERVICE, type HybridMicroservice } from './hybrid-microservices';
+export { UrlList } from './url-list';

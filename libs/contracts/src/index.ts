@@ -52,3 +52,4 @@ export { SalesOrderUpdated } from './events/sales-order-updated';
 export { SalesOrderDeleted } from './events/sales-order-deleted';
 export { topicEventEnvelope, type TopicEventEnvelopeClass } from './topic-events/topic-event-envelope';
 export { AttachmentEvent, CustomerEvent, SalesOrderEvent, SupplierInvoiceEvent } from './topic-events/topic-events';
+export { INTERNAL_API_PREFIX, INTERNAL_ROUTES, InternalContractError, readInternalBody } from './internal-api/internal-api';

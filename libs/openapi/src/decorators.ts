@@ -1,8 +1,8 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiBearerAuth, ApiHeader, ApiQuery, ApiResponse } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiHeader, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { ApiQueryOptions, HeadersObject, SchemaObject } from '@nestjs/swagger';
 import { PAGE_LIMIT_EXTENSION } from './page-limits';
-import { BEARER_SCHEME, ref } from './schemas';
+import { BEARER_SCHEME, ref, SERVICE_TOKEN_SCHEME } from './schemas';
 
 export type ErrorFamily = 'v1' | 'problem';
 type Decorator = MethodDecorator & ClassDecorator;
@@ -62,6 +62,20 @@ export const APPLICATION_TYPE_HEADER = {
 export function ApiAuthenticated(family: ErrorFamily): ClassDecorator {
   const headers = family === 'v1' ? [ApiHeader(COMPANY_ID_HEADER), ApiHeader(APPLICATION_TYPE_HEADER)] : [ApiHeader(COMPANY_ID_HEADER)];
   return applyDecorators(ApiBearerAuth(BEARER_SCHEME), ...headers, ApiErrors(family, 400, 401, 403));
+}
+
+/**
+ * Controller-level documentation of an internal API controller (`@InternalRoute()` of `@erp/auth`):
+ * the calling service's token, the one company of the call, and the 400/401/403 answers. Its paths
+ * appear in the service's `/internal/openapi.json` only, never in the public document.
+ */
+export function ApiInternal(family: ErrorFamily): ClassDecorator {
+  return applyDecorators(
+    ApiTags('Internal'),
+    ApiBearerAuth(SERVICE_TOKEN_SCHEME),
+    ApiHeader({ ...COMPANY_ID_HEADER, required: true, description: 'The one company of the call: the company the service token is for.' }),
+    ApiErrors(family, 400, 401, 403),
+  );
 }
 
 /** `If-Match` request header: optional on v1 PUT, required on v3 PATCH/DELETE (428 without it, 412 when stale). */

@@ -2,19 +2,20 @@ import { Controller, type DynamicModule, Get, Header, Inject, type INestApplicat
 import { ApplicationConfig, HttpAdapterHost, ModulesContainer } from '@nestjs/core';
 import { ApiExcludeController, type OpenAPIObject } from '@nestjs/swagger';
 import { Public } from '@erp/auth';
-import { buildOpenApiDocument, type OpenApiDocumentOptions } from './build-document';
+import { buildOpenApiDocument, type OpenApiAudience, type OpenApiDocumentOptions } from './build-document';
 
 const OPENAPI_OPTIONS = Symbol('OPENAPI_OPTIONS');
 
 /**
  * `GET /openapi.json` (no token): the service's OpenAPI 3.1 document, built once on first request
- * from the running application's controllers.
+ * from the running application's controllers. `GET /internal/openapi.json`: its internal API's
+ * (what other services call; the gateway routes no `/internal` path, so clients never see it).
  */
 @Controller()
 @Public()
 @ApiExcludeController()
 export class OpenApiController {
-  private document?: string;
+  private readonly documents = new Map<OpenApiAudience, string>();
 
   constructor(
     @Inject(OPENAPI_OPTIONS) private readonly options: OpenApiDocumentOptions,
@@ -26,19 +27,34 @@ export class OpenApiController {
   @Header('content-type', 'application/json; charset=utf-8')
   @Header('cache-control', 'no-cache')
   get(): string {
-    this.document ??= JSON.stringify(this.build());
-    return this.document;
+    return this.document('public');
+  }
+
+  @Get('internal/openapi.json')
+  @Header('content-type', 'application/json; charset=utf-8')
+  @Header('cache-control', 'no-cache')
+  getInternal(): string {
+    return this.document('internal');
+  }
+
+  private document(audience: OpenApiAudience): string {
+    let text = this.documents.get(audience);
+    if (text === undefined) {
+      text = JSON.stringify(this.build(audience));
+      this.documents.set(audience, text);
+    }
+    return text;
   }
 
   /** The scanner needs only these parts of the application, which Nest lets a provider inject. */
-  private build(): OpenAPIObject {
+  private build(audience: OpenApiAudience): OpenAPIObject {
     const app = {
       container: { getModules: () => this.modules, isGlobalModule: () => false },
       // The services set no global prefix and no versioning: a default config describes them.
       config: new ApplicationConfig(),
       getHttpAdapter: () => this.adapterHost.httpAdapter,
     } as unknown as INestApplication;
-    return buildOpenApiDocument(app, this.options);
+    return buildOpenApiDocument(app, this.options, audience);
   }
 }
 

@@ -2,6 +2,10 @@ import type { SchemaObject } from '@nestjs/swagger';
 
 /** Name of the bearer security scheme every service declares. */
 export const BEARER_SCHEME = 'bearer';
+/** The internal API's security scheme: the calling service's token (docs/cross-service-reads.md). */
+export const SERVICE_TOKEN_SCHEME = 'serviceToken';
+export const SERVICE_TOKEN_DESCRIPTION =
+  'HS256 JWT signed with the deployment\'s INTERNAL_API_SECRET: `iss` erp-internal, `sub` the calling service, `aud` the called one, `company` the one company of the call (= `ipp-company-id`), `exp` within a minute. User tokens are refused.';
 
 export type Schemas = Record<string, SchemaObject>;
 

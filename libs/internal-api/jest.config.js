@@ -1,0 +1,5 @@
+/** @type {import('jest').Config} */
+module.exports = {
+  displayName: 'internal-api',
+  preset: '../../jest.preset.js',
+};
