@@ -2,6 +2,7 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { AuthModule } from '@erp/auth';
 import { authSettingsFrom } from '@erp/bootstrap';
 import { DatabaseModule } from '@erp/database';
+import { internalApiClientProvider } from '@erp/internal-api';
 import { MessagingModule, messagingOptionsFrom } from '@erp/messaging';
 import { HealthModule } from '@erp/observability';
 import { OpenApiModule } from '@erp/openapi';
@@ -15,6 +16,8 @@ import type { AttachmentsConfig } from './config';
 import { ATTACHMENTS_ENTITIES, ATTACHMENTS_MIGRATIONS } from './database';
 import { AttachmentEvents } from './events/attachment-events';
 import { AttachmentOwners } from './owners/attachment-owners';
+import { AttachmentOwnersRepository } from './owners/attachment-owners.repository';
+import { CUSTOMERS_API, OwnerServices, SUPPLIER_INVOICES_API } from './owners/owner-services';
 import { OwnerEventsController } from './owners/owner-events.controller';
 import { createObjectStorage } from './storage/create-object-storage';
 import { OBJECT_STORAGE } from './storage/object-storage';
@@ -47,6 +50,10 @@ export class AttachmentsAppModule {
         MultipartRegistrar,
         ...ATTACHMENT_PROVIDERS,
         AttachmentOwners,
+        AttachmentOwnersRepository,
+        OwnerServices,
+        internalApiClientProvider({ provide: CUSTOMERS_API, caller: 'attachments-v1', target: 'customers-v1', urls: config.CUSTOMERS_URL, config }),
+        internalApiClientProvider({ provide: SUPPLIER_INVOICES_API, caller: 'attachments-v1', target: 'supplier-invoices-v1', urls: config.SUPPLIER_INVOICES_URL, config }),
         AttachmentEvents,
         StorageReadiness,
         { provide: OBJECT_STORAGE, useFactory: () => createObjectStorage(config) },

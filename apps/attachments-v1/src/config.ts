@@ -1,13 +1,30 @@
 import { Transform } from 'class-transformer';
-import { toInt } from '@erp/bootstrap';
-import { IsIn, IsInt, IsOptional, IsString, IsUrl, Max, Min, MinLength, ValidateIf } from 'class-validator';
+import { toInt, UrlList } from '@erp/bootstrap';
+import { ArrayNotEmpty, IsIn, IsInt, IsOptional, IsString, IsUrl, Max, Min, MinLength, ValidateIf } from 'class-validator';
+import { WithInternalApi } from '@erp/internal-api';
 import { KafkaServiceConfig } from '@erp/messaging';
 
 const MIB = 1024 * 1024;
 
-/** ServiceConfig, the Kafka variables (KAFKA_BROKERS, ...; see libs/messaging) and its own. */
-export class AttachmentsConfig extends KafkaServiceConfig {
+/**
+ * ServiceConfig, the Kafka variables (KAFKA_BROKERS, ...; see libs/messaging), the internal API's
+ * (INTERNAL_API_SECRET, ...: it reads customers-v1's and supplier-invoices-v1's) and its own.
+ */
+export class AttachmentsConfig extends WithInternalApi(KafkaServiceConfig) {
   override PORT = 3103;
+
+  /**
+   * The owners of the records attachments hang on (each a Service URL, or its replicas): asked
+   * whether a record exists when its created event has not arrived yet, and told of each upload
+   * to a supplier invoice (docs/cross-service-reads.md).
+   */
+  @ArrayNotEmpty({ message: 'CUSTOMERS_URL must name customers-v1 (a URL, or its replicas comma-separated)' })
+  @UrlList()
+  CUSTOMERS_URL!: string[];
+
+  @ArrayNotEmpty({ message: 'SUPPLIER_INVOICES_URL must name supplier-invoices-v1 (a URL, or its replicas comma-separated)' })
+  @UrlList()
+  SUPPLIER_INVOICES_URL!: string[];
 
   /** Largest file accepted, in bytes; a larger upload is refused with 413 while it streams. */
   @Transform(toInt)

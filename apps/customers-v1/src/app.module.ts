@@ -2,11 +2,13 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { AuthModule } from '@erp/auth';
 import { authSettingsFrom } from '@erp/bootstrap';
 import { DatabaseModule } from '@erp/database';
+import { internalApiAuthFrom } from '@erp/internal-api';
 import { MessagingModule, messagingOptionsFrom } from '@erp/messaging';
 import { HealthModule } from '@erp/observability';
 import { OpenApiModule } from '@erp/openapi';
 import type { CustomersConfig } from './config';
 import { CustomersController } from './customers/customers.controller';
+import { CustomersInternalController } from './customers/customers-internal.controller';
 import { CUSTOMER_SCHEMAS } from './customers/customers.openapi';
 import { CUSTOMER_V3_SCHEMAS } from './customers/customers-v3.openapi';
 import { CustomersV3Controller } from './customers/customers-v3.controller';
@@ -32,7 +34,7 @@ export class CustomersAppModule {
         }),
         // Publishes CUSTOMER_CREATED / CUSTOMER_UPDATED through the outbox; consumes nothing.
         MessagingModule.forRoot(messagingOptionsFrom(config, { clientId: 'customers-v1' })),
-        AuthModule.forRoot(authSettingsFrom(config), { requireApplicationType: true }),
+        AuthModule.forRoot(authSettingsFrom(config), { requireApplicationType: true, internalApi: internalApiAuthFrom(config, 'customers-v1') }),
         HealthModule.forRoot(),
         OpenApiModule.forRoot({
           title: 'Customers',
@@ -41,7 +43,7 @@ export class CustomersAppModule {
           pageLimits: { CUSTOMER_MAX_PAGE_SIZE: config.CUSTOMER_MAX_PAGE_SIZE },
         }),
       ],
-      controllers: [CustomersController, CustomersV3Controller],
+      controllers: [CustomersController, CustomersV3Controller, CustomersInternalController],
       providers: [...CUSTOMER_PROVIDERS, { provide: CUSTOMER_SETTINGS, useValue: customerSettingsFrom(config) }],
     };
   }

@@ -1,10 +1,14 @@
 import { Transform } from 'class-transformer';
 import { toInt } from '@erp/bootstrap';
 import { IsInt, Max, Min } from 'class-validator';
+import { WithInternalApi } from '@erp/internal-api';
 import { KafkaServiceConfig } from '@erp/messaging';
 
-/** ServiceConfig, the Kafka variables (KAFKA_BROKERS, ...; see libs/messaging) and its own. */
-export class CustomersConfig extends KafkaServiceConfig {
+/**
+ * ServiceConfig, the Kafka variables (KAFKA_BROKERS, ...; see libs/messaging), the internal API's
+ * (INTERNAL_API_SECRET, ...: it serves `/internal/v1/customers`) and its own.
+ */
+export class CustomersConfig extends WithInternalApi(KafkaServiceConfig) {
   override PORT = 3101;
 
   /** Default and maximum pageSize of GET /v1/customer (the v1 rule: they are equal). */

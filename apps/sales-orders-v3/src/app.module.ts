@@ -2,6 +2,7 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { AuthModule } from '@erp/auth';
 import { authSettingsFrom } from '@erp/bootstrap';
 import { DatabaseModule } from '@erp/database';
+import { internalApiClientProvider } from '@erp/internal-api';
 import { MessagingModule, messagingOptionsFrom } from '@erp/messaging';
 import { HealthModule } from '@erp/observability';
 import { OpenApiModule } from '@erp/openapi';
@@ -12,6 +13,7 @@ import { PricingModule } from './pricing/pricing.module';
 import { PRICING_SCHEMAS } from './pricing/pricing.openapi';
 import type { SalesOrdersConfig } from './config';
 import { CustomerEventsController } from './customers/customer-events.controller';
+import { CUSTOMERS_API, CustomerReferences } from './customers/customer-references';
 import { CustomerSnapshotsService } from './customers/customer-snapshots.service';
 import { SALES_ORDERS_ENTITIES, SALES_ORDERS_MIGRATIONS } from './database';
 import { SalesOrderEvents } from './events/sales-order-events';
@@ -47,7 +49,13 @@ export class SalesOrdersAppModule {
         PricingModule,
       ],
       controllers: [SalesOrdersController, SalesOrderLinesController, SalesOrderViewsController, CustomerEventsController],
-      providers: [...SALES_ORDER_PROVIDERS, CustomerSnapshotsService, SalesOrderEvents],
+      providers: [
+        ...SALES_ORDER_PROVIDERS,
+        CustomerSnapshotsService,
+        CustomerReferences,
+        internalApiClientProvider({ provide: CUSTOMERS_API, caller: SERVICE_NAME, target: 'customers-v1', urls: config.CUSTOMERS_URL, config }),
+        SalesOrderEvents,
+      ],
     };
   }
 }

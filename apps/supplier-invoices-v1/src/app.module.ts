@@ -2,6 +2,7 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { AuthModule } from '@erp/auth';
 import { authSettingsFrom } from '@erp/bootstrap';
 import { DatabaseModule } from '@erp/database';
+import { internalApiAuthFrom } from '@erp/internal-api';
 import { MessagingModule, messagingOptionsFrom } from '@erp/messaging';
 import { HealthModule } from '@erp/observability';
 import { OpenApiModule } from '@erp/openapi';
@@ -10,7 +11,11 @@ import type { SupplierInvoicesConfig } from './config';
 import { SUPPLIER_INVOICES_ENTITIES, SUPPLIER_INVOICES_MIGRATIONS } from './database';
 import { SupplierInvoiceEvents } from './events/supplier-invoice-events';
 import { InvoiceAttachmentEventsController } from './invoice-attachments/invoice-attachment-events.controller';
+import { InvoiceAttachmentsInternalController } from './invoice-attachments/invoice-attachments-internal.controller';
+import { InvoiceAttachmentsRepository } from './invoice-attachments/invoice-attachments.repository';
+import { ReceiveAttachmentEvent } from './invoice-attachments/use-cases/receive-attachment-event.use-case';
 import { SupplierInvoicesController } from './supplier-invoices/supplier-invoices.controller';
+import { SupplierInvoicesInternalController } from './supplier-invoices/supplier-invoices-internal.controller';
 import { SUPPLIER_INVOICE_SETTINGS } from './supplier-invoices/supplier-invoice-settings';
 import { SUPPLIER_INVOICE_PROVIDERS } from './supplier-invoices/supplier-invoices.providers';
 
@@ -32,7 +37,7 @@ export class SupplierInvoicesAppModule {
         }),
         // Publishes SUPPLIERINVOICE_CREATED / _UPDATED through the outbox; consumes ATTACHMENT_CREATED.
         MessagingModule.forRoot(messagingOptionsFrom(config, { clientId: 'supplier-invoices-v1' })),
-        AuthModule.forRoot(authSettingsFrom(config), { requireApplicationType: true }),
+        AuthModule.forRoot(authSettingsFrom(config), { requireApplicationType: true, internalApi: internalApiAuthFrom(config, 'supplier-invoices-v1') }),
         HealthModule.forRoot(),
         OpenApiModule.forRoot({
           title: 'Supplier invoices',
@@ -41,9 +46,11 @@ export class SupplierInvoicesAppModule {
           pageLimits: { SUPPLIER_INVOICE_MAX_PAGE_SIZE: config.SUPPLIER_INVOICE_MAX_PAGE_SIZE },
         }),
       ],
-      controllers: [SupplierInvoicesController, InvoiceAttachmentEventsController],
+      controllers: [SupplierInvoicesController, SupplierInvoicesInternalController, InvoiceAttachmentEventsController, InvoiceAttachmentsInternalController],
       providers: [
         ...SUPPLIER_INVOICE_PROVIDERS,
+        InvoiceAttachmentsRepository,
+        ReceiveAttachmentEvent,
         SupplierInvoiceEvents,
         { provide: SUPPLIER_INVOICE_SETTINGS, useValue: { maxPageSize: config.SUPPLIER_INVOICE_MAX_PAGE_SIZE } },
       ],

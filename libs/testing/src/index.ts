@@ -45,3 +45,5 @@ export {
   planOf,
   rowsAtEdges,
 } from './postgres/bucket-functions';
+export { type InternalApiStub, type ReceivedInternalCall, startInternalApiStub } from './internal-api/internal-api-stub';
+export { describeInternalRouteRules, type InternalRouteRulesOptions } from './internal-api/internal-route-rules';

@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { GATEWAY, SERVICES } from './services';
+import { withCalledServices } from './system';
 
 describe('the service catalog', () => {
   it.each([...SERVICES, GATEWAY].map((service) => [service.name, service.nodeArgs ?? []] as const))(
@@ -32,4 +33,19 @@ describe('the service catalog', () => {
       expect(memory.request).toBeLessThanOrEqual(memory.limit);
     },
   );
+
+  it('names only services of the catalog, each with a gateway variable, as those a service calls', () => {
+    for (const service of SERVICES) {
+      for (const called of service.calls ?? []) {
+        expect(SERVICES.find((s) => s.name === called)?.gatewayVariable).toEqual(expect.any(String));
+        expect(called).not.toBe(service.name);
+      }
+    }
+  });
+
+  it('starts the services a selected service calls with it', () => {
+    expect(withCalledServices(['attachments-v1']).map((s) => s.name)).toEqual(['customers-v1', 'supplier-invoices-v1', 'attachments-v1']);
+    expect(withCalledServices(['sales-orders-v3', 'webhook-publisher']).map((s) => s.name)).toEqual(['customers-v1', 'sales-orders-v3', 'webhook-publisher']);
+    expect(withCalledServices(undefined)).toBe(SERVICES);
+  });
 });

@@ -14,6 +14,12 @@ export interface ServiceSpec {
   /** Variables this service gets in the embedded default (on top of the common ones). */
   env?: Record<string, string>;
   /**
+   * The services whose internal API this one calls (docs/cross-service-reads.md), by catalog name:
+   * it gets each one's URL in that service's `gatewayVariable` (e.g. CUSTOMERS_URL), and the
+   * network policies let it reach them.
+   */
+  calls?: string[];
+  /**
    * Node/V8 flags the service runs with everywhere: `npm start`, the tests, compose and Kubernetes
    * (`npm run deploy:generate` puts them on the container's command). Command-line flags, because
    * NODE_OPTIONS refuses V8 heap-sizing flags such as `--initial-old-space-size`.
@@ -77,6 +83,7 @@ export const SERVICES: ServiceSpec[] = [
     defaultPort: 3103,
     database: 'erp_attachments',
     gatewayVariable: 'ATTACHMENTS_URL',
+    calls: ['customers-v1', 'supplier-invoices-v1'],
     nodeArgs: STREAMING_NODE_ARGS,
     // Compiled-build peak 338 MiB (attachments scenario).
     memoryMiB: { request: 352, limit: 640 },
@@ -88,6 +95,7 @@ export const SERVICES: ServiceSpec[] = [
     defaultPort: 3105,
     database: 'erp_sales_orders',
     gatewayVariable: 'SALES_ORDERS_URL',
+    calls: ['customers-v1'],
     nodeArgs: JSON_SERVICE_NODE_ARGS,
     memoryMiB: { request: 288, limit: 512 },
   },

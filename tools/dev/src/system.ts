@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { type DevKeyPair, loadOrCreateDevKeyPair } from '@erp/auth';
 import { ensureDatabase, freePort, startEmbeddedPostgres, type EmbeddedPostgresHandle } from '@erp/database';
@@ -15,6 +16,8 @@ export interface SystemOptions {
   /** `fixed` uses each service's default port (npm start); `free` picks free ports (tests). */
   servicePorts: 'fixed' | 'free';
   keys?: DevKeyPair;
+  /** INTERNAL_API_SECRET of every service; default a fresh random one per system. */
+  internalApiSecret?: string;
   /** Keep service output unless the service fails. */
   quiet?: boolean;
   env?: Record<string, string>;
@@ -33,7 +36,10 @@ export interface SystemOptions {
   kafkaBrokers?: string[];
   /** Port of that dev broker. Default: 9092 with fixed service ports, a free port otherwise. */
   kafkaDevBrokerPort?: number;
-  /** Start only these services (by catalog name; the gateway routes only to them). Default: all. */
+  /**
+   * Start only these services (by catalog name; the gateway routes only to them), and the services
+   * they call (`calls` in the catalog: a service cannot start without them). Default: all.
+   */
   services?: string[];
   /**
    * Processes per service (default 1), as production runs several pods: each replica on its own
@@ -81,9 +87,10 @@ export interface RunningSystem {
   /**
    * Kills a running process by catalog name (a service or `api-gateway`; default SIGKILL, as a
    * crash) and starts it again with the same port, environment and database, as a supervisor
-   * would; resolves with the new process once it is ready. For crash tests.
+   * would; resolves with the new process once it is ready. For crash tests. `env` changes variables
+   * of this start only (e.g. a consumer group switched back on).
    */
-  restart(name: string, options?: { signal?: NodeJS.Signals; readyTimeoutMs?: number }): Promise<SpawnedProcess>;
+  restart(name: string, options?: { signal?: NodeJS.Signals; readyTimeoutMs?: number; env?: Record<string, string> }): Promise<SpawnedProcess>;
   stop(): Promise<void>;
 }
 
@@ -96,7 +103,7 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
   const keys = options.keys ?? loadOrCreateDevKeyPair(join(options.dataDir, 'dev-keys'));
   const processes: SpawnedProcess[] = [];
   // How to start each process again (same entry, port and environment): see restart().
-  const launchers = new Map<string, { launch: () => SpawnedProcess; readyUrl: string }>();
+  const launchers = new Map<string, { launch: (env?: Record<string, string>) => SpawnedProcess; readyUrl: string }>();
   let embedded: EmbeddedPostgresHandle | undefined;
   let devBroker: KafkaDevBroker | undefined;
 
@@ -127,12 +134,13 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
 
     const commonEnv = {
       AUTH_PUBLIC_KEY: keys.publicKeyPem,
+      // The services that serve or call an internal API sign and check calls with it (one per system).
+      INTERNAL_API_SECRET: options.internalApiSecret ?? randomBytes(32).toString('base64url'),
       LOG_PRETTY: process.stdout.isTTY ? 'true' : 'false',
       KAFKA_BROKERS: kafkaBrokers.join(','),
       ...options.env,
     };
-    const only = options.services;
-    const selected = only ? SERVICES.filter((s) => only.includes(s.name)) : SERVICES;
+    const selected = withCalledServices(options.services);
 
     // Every address first, so that each service can start as soon as its own migrations are done
     // and the gateway alongside them, instead of one phase waiting for the slowest of the last.
@@ -151,6 +159,14 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
       serviceUrls[service.name] = urls[0] as string;
       if (service.gatewayVariable) gatewayEnv[service.gatewayVariable] = urls.join(',');
     }
+    // A service that calls others' internal APIs gets their replicas under their gateway variables.
+    const calledUrls = (service: ServiceSpec): Record<string, string> =>
+      Object.fromEntries(
+        (service.calls ?? []).flatMap((name) => {
+          const called = SERVICES.find((s) => s.name === name);
+          return called?.gatewayVariable && replicaUrls[name] ? [[called.gatewayVariable, replicaUrls[name].join(',')]] : [];
+        }),
+      );
     const gatewayPort = options.gatewayPort === 0 ? await freePort() : options.gatewayPort;
     const baseUrl = `http://127.0.0.1:${gatewayPort}`;
 
@@ -177,13 +193,15 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
       await Promise.all(
         urls.map(async (url, replica) => {
           const name = replica === 0 ? service.name : `${service.name}#${replica + 1}`;
-          const launch = () =>
+          const launch = (env: Record<string, string> = {}) =>
             spawnApp(service, {
               ...commonEnv,
+              ...calledUrls(service),
               ...service.env,
               PORT: new URL(url).port,
               HOST: '127.0.0.1',
               ...(serviceDatabaseUrl ? { DATABASE_URL: serviceDatabaseUrl } : {}),
+              ...env,
             }, { quiet: options.quiet, nodeArgs: service.nodeArgs }, name);
           launchers.set(name, { launch, readyUrl: `${url}/health/ready` });
           const proc = launch();
@@ -193,12 +211,13 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
         }),
       );
     };
-    const launchGateway = () =>
+    const launchGateway = (env: Record<string, string> = {}) =>
       spawnApp(GATEWAY, {
         ...commonEnv,
         ...gatewayEnv,
         PORT: String(gatewayPort),
         HOST: options.servicePorts === 'fixed' ? '0.0.0.0' : '127.0.0.1',
+        ...env,
       }, { quiet: options.quiet, nodeArgs: GATEWAY.nodeArgs });
     const startGateway = async () => {
       launchers.set(GATEWAY.name, { launch: launchGateway, readyUrl: `${baseUrl}/health/ready` });
@@ -209,13 +228,13 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
     await Promise.all([...selected.map(startService), startGateway()]);
     serviceUrls[GATEWAY.name] = baseUrl;
 
-    const restart = async (name: string, { signal = 'SIGKILL', readyTimeoutMs }: { signal?: NodeJS.Signals; readyTimeoutMs?: number } = {}) => {
+    const restart: RunningSystem['restart'] = async (name, { signal = 'SIGKILL', readyTimeoutMs, env } = {}) => {
       const launcher = launchers.get(name);
       const index = processes.findIndex((proc) => proc.name === name);
       if (!launcher || index < 0) throw new Error(`no process named ${name} in this system`);
       await processes[index].stop(signal);
       // Same slot in the list, so the list stays one process per name.
-      const proc = launcher.launch();
+      const proc = launcher.launch(env);
       processes[index] = proc;
       await waitForReady(launcher.readyUrl, proc, readyTimeoutMs);
       return proc;
@@ -225,6 +244,19 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
     await stop();
     throw err;
   }
+}
+
+/** The catalog's services named, with every service they call (transitively), in catalog order. */
+export function withCalledServices(names: string[] | undefined): ServiceSpec[] {
+  if (!names) return SERVICES;
+  const wanted = new Set<string>();
+  const add = (name: string) => {
+    if (wanted.has(name)) return;
+    wanted.add(name);
+    for (const called of SERVICES.find((s) => s.name === name)?.calls ?? []) add(called);
+  };
+  names.forEach(add);
+  return SERVICES.filter((s) => wanted.has(s.name));
 }
 
 /** The in-memory Kafka dev broker (never production: see tools/kafka-dev-broker). */

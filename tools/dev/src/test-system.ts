@@ -44,6 +44,7 @@ export async function startTestSystem(label: string, options: TestSystemOptions 
     gatewayPort: 0,
     servicePorts: 'free',
     keys: auth.keys,
+    internalApiSecret: auth.internalApiSecret,
     quiet: true,
     ...(options.services ? { services: options.services } : {}),
     replicas: options.replicas ?? replicasFrom('TEST_REPLICAS'),

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { AttachmentCreated } from '@erp/contracts';
+import { AttachmentCreated, type DomainEvent } from '@erp/contracts';
 import { Outbox } from '@erp/messaging';
 
 /** ATTACHMENT_CREATED, added to the outbox in the upload's metadata transaction. */
@@ -8,8 +8,8 @@ import { Outbox } from '@erp/messaging';
 export class AttachmentEvents {
   constructor(private readonly outbox: Outbox) {}
 
-  async created(tx: EntityManager, companyId: string, data: Omit<AttachmentCreated.Data, 'link'>): Promise<void> {
-    await this.outbox.add(tx, {
+  created(tx: EntityManager, companyId: string, data: Omit<AttachmentCreated.Data, 'link'>): Promise<DomainEvent<typeof AttachmentCreated.TYPE>> {
+    return this.outbox.add(tx, {
       type: AttachmentCreated.TYPE,
       companyId,
       // The owner is the aggregate: its attachments' events (revisions included) stay in order.

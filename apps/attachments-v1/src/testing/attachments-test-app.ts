@@ -46,6 +46,7 @@ export async function startAttachmentsTestApp(
     entities: ATTACHMENTS_ENTITIES,
     migrations: ATTACHMENTS_MIGRATIONS,
     consumedTopics: [TOPICS.customers, TOPICS.supplierInvoices],
+    internalApis: { CUSTOMERS_URL: 'customers-v1', SUPPLIER_INVOICES_URL: 'supplier-invoices-v1' },
     env: { ORPHAN_SWEEP_INTERVAL_SECONDS: '0', ...storageEnv, ...env },
   });
   const { service, sql } = base;

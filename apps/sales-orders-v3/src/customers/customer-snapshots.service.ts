@@ -8,6 +8,8 @@ export interface CustomerSnapshot {
   name: string;
   status: string;
   currencyId: string | null;
+  /** The customer's row version the snapshot holds. */
+  version: string;
 }
 
 /** The fields of a customer event this service keeps (CUSTOMER_CREATED / CUSTOMER_UPDATED data). */
@@ -21,18 +23,19 @@ export interface CustomerChange {
 }
 
 /**
- * The local customer snapshot. Kept up to date by the customer-event consumer (the only writer),
- * read by the order use cases in their own transaction.
+ * The local customer snapshot. Written from the customer events and, when an order names a
+ * customer whose event has not arrived yet, from customers-v1's answer (`CustomerReferences`):
+ * both carry the customer's version, and the newer one wins whichever comes first.
  */
 @Injectable()
 export class CustomerSnapshotsService {
   async find(manager: EntityManager, companyId: string, customerId: string): Promise<CustomerSnapshot | undefined> {
-    const rows = await namedQuery<{ name: string; status: string; currency_id: string | null }>(
+    const rows = await namedQuery<{ name: string; status: string; currency_id: string | null; version: string }>(
       manager,
-      `SELECT name, status, currency_id FROM customer_snapshots WHERE company_id = :companyId AND customer_id = :customerId`,
+      `SELECT name, status, currency_id, source_version::text AS version FROM customer_snapshots WHERE company_id = :companyId AND customer_id = :customerId`,
       { companyId, customerId },
     );
-    return rows[0] && { customerId, name: rows[0].name, status: rows[0].status, currencyId: rows[0].currency_id };
+    return rows[0] && { customerId, name: rows[0].name, status: rows[0].status, currencyId: rows[0].currency_id, version: rows[0].version };
   }
 
   /**

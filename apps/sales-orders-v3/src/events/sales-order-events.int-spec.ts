@@ -1,5 +1,5 @@
 import { Kafka, logLevel, type Producer } from 'kafkajs';
-import { createEvent, customerLink, TOPICS, validateEnvelope } from '@erp/contracts';
+import { createEvent, CustomerEventData, customerLink, INTERNAL_ROUTES, TOPICS, validateEnvelope } from '@erp/contracts';
 import { messageKeyOf, prefixedTopic } from '@erp/messaging';
 import { testKafkaBrokers, TopicReader } from '@erp/testing';
 import { insertCustomerSnapshots, outboxRows, putInventoryItems, startSalesOrdersTestApp, type SalesOrdersTestApp } from '../testing/sales-orders-test-app';
@@ -62,7 +62,7 @@ describe('sales-orders-v3 events', () => {
   beforeAll(async () => {
     t = await startSalesOrdersTestApp('events');
     headers = await t.headers(A);
-    await insertCustomerSnapshots(t.sql, A, [{ id: '10001', name: 'Acme AS' }]);
+    await insertCustomerSnapshots(t, A, [{ id: '10001', name: 'Acme AS' }]);
     await putInventoryItems(t, A, ['A']);
     producer = new Kafka({ clientId: 'sales-orders-events-test', brokers: testKafkaBrokers(), logLevel: logLevel.NOTHING }).producer();
     await producer.connect();
@@ -159,6 +159,16 @@ describe('sales-orders-v3 events', () => {
       await waitFor('version 12 of 20001', async () => ((await snapshot('20001'))?.source_version === '12' ? true : undefined));
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(await snapshot('20001')).toEqual({ name: 'Baltic Foods Group Oy', status: 'Inactive', source_version: '12' });
+      // An inactive snapshot is confirmed with customers-v1 before an order is refused: it says so too.
+      t.internalApis['customers-v1']!.answer(A, INTERNAL_ROUTES.customer.path('20001'), CustomerEventData, {
+        number: '20001',
+        name: 'Baltic Foods Group Oy',
+        status: 'Inactive',
+        currencyId: 'EUR',
+        version: '12',
+        lastModifiedDateTime: '2026-04-21T10:00:00.000',
+        link: customerLink('20001'),
+      });
       const response = await send('POST', '/api/v3/SalesOrders', { type: 'SO', customer: { id: '20001' } });
       expect(response.status).toBe(400);
       expect(((await response.json()) as { details: Array<{ code: string }> }).details[0].code).toBe('0008-InactiveReference');

@@ -31,7 +31,7 @@ const view = (l: Line) => [l.inventory.description, l.description, l.unitOfMeasu
 describe('sales-orders-v3 line defaults from the catalogue; payment method and terms', () => {
   beforeAll(async () => {
     t = await startSalesOrdersTestApp('line-defaults');
-    await insertCustomerSnapshots(t.sql, A, [{ id: '10001' }]);
+    await insertCustomerSnapshots(t, A, [{ id: '10001' }]);
     const item = (description: string, baseUnit: string, warehouses: string[]) => ({
       description,
       baseUnit,

@@ -68,7 +68,7 @@ async function expectChanged(response: Response, path: string, eventsBefore: num
 describe('sales-orders-v3 line operations (POST, PATCH, DELETE .../lines)', () => {
   beforeAll(async () => {
     t = await startSalesOrdersTestApp('lines');
-    await insertCustomerSnapshots(t.sql, A, [{ id: '10001', name: 'Acme AS' }]);
+    await insertCustomerSnapshots(t, A, [{ id: '10001', name: 'Acme AS' }]);
     await putInventoryItems(t, A, ['ITEM1', 'ITEM2', 'ITEM3', 'OK', 'X', 'A', 'OTHER']);
   });
   afterAll(async () => {

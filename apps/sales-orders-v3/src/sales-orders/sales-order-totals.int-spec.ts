@@ -55,7 +55,7 @@ const EXAMPLE = {
 describe('sales-orders-v3 order totals', () => {
   beforeAll(async () => {
     t = await startSalesOrdersTestApp('totals');
-    await insertCustomerSnapshots(t.sql, A, [{ id: 'EUROCUST', currencyId: 'EUR' }, { id: 'NOKCUST', currencyId: 'NOK' }, { id: 'NOCURRENCY', currencyId: null }]);
+    await insertCustomerSnapshots(t, A, [{ id: 'EUROCUST', currencyId: 'EUR' }, { id: 'NOKCUST', currencyId: 'NOK' }, { id: 'NOCURRENCY', currencyId: null }]);
     await putInventoryItems(t, A, ['ITEM1', 'ITEM2', 'ITEM3']);
     await json(await send('PUT', '/api/v3/CurrencyRates', RATES), 201);
   });

@@ -18,8 +18,8 @@ async function expectProblem(response: Response, status: number, type: string): 
 describe('sales-orders-v3 authentication and tenancy', () => {
   beforeAll(async () => {
     t = await startSalesOrdersTestApp('auth');
-    await insertCustomerSnapshots(t.sql, A, [{ id: '10001' }]);
-    await insertCustomerSnapshots(t.sql, B, [{ id: '10001', name: 'B customer' }]);
+    await insertCustomerSnapshots(t, A, [{ id: '10001' }]);
+    await insertCustomerSnapshots(t, B, [{ id: '10001', name: 'B customer' }]);
     await insertOrders(t.sql, A, 3, { linesPerOrder: 2, customerName: 'Shared Name' });
     await insertOrders(t.sql, B, 4, { linesPerOrder: 2, customerName: 'Shared Name' });
   });
@@ -130,7 +130,7 @@ describe('sales-orders-v3 authentication and tenancy', () => {
   });
 
   it('numbers orders per company: each company has its own sequence', async () => {
-    await insertCustomerSnapshots(t.sql, '5000005', [{ id: '10001' }]);
+    await insertCustomerSnapshots(t, '5000005', [{ id: '10001' }]);
     const headers = await t.headers('5000005');
     const response = await t.http.request('/api/v3/SalesOrders', {
       method: 'POST',

@@ -33,7 +33,7 @@ describe('sales-orders-v3 concurrency and atomicity', () => {
   beforeAll(async () => {
     t = await startSalesOrdersTestApp('concurrency');
     headers = await t.headers(A);
-    await insertCustomerSnapshots(t.sql, A, [{ id: '10001' }]);
+    await insertCustomerSnapshots(t, A, [{ id: '10001' }]);
     await putInventoryItems(t, A, [...Array.from({ length: 250 }, (_, i) => `ITEM-${i + 1}`), ...Array.from({ length: 50 }, (_, i) => [`NEW-${i}`, `W-${i}`]).flat()]);
   });
   afterAll(async () => {

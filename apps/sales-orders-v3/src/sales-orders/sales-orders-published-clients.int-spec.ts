@@ -48,7 +48,7 @@ const NOT_SUPPORTED = /is not supported by this service; send null or leave it o
 describe('sales-orders-v3 with clients generated from the published document', () => {
   beforeAll(async () => {
     t = await startSalesOrdersTestApp('published');
-    await insertCustomerSnapshots(t.sql, A, [{ id: '10001', name: 'Acme AS', currencyId: 'NOK' }]);
+    await insertCustomerSnapshots(t, A, [{ id: '10001', name: 'Acme AS', currencyId: 'NOK' }]);
     await putInventoryItems(t, A, ['ITEM1', 'ITEM2', 'ITEM9', 'X']);
   });
   afterAll(async () => {

@@ -32,7 +32,7 @@ describe('sales-orders-v3 tenant wall', () => {
     t = await startSalesOrdersTestApp('tenant-wall');
     db = t.service.app.get<DataSource>(getDataSourceToken());
     for (const company of [A, B]) {
-      await insertCustomerSnapshots(t.sql, company, [{ id: '10001', name: 'Fjord Walls AS' }]);
+      await insertCustomerSnapshots(t, company, [{ id: '10001', name: 'Fjord Walls AS' }]);
       const put = async (path: string, body: unknown) => {
         const response = await t.http.request(path, { method: 'PUT', headers: await t.headers(company), body: JSON.stringify(body) });
         expect(response.status).toBe(201);

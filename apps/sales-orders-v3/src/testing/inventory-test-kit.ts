@@ -55,8 +55,8 @@ export interface InventoryTestKit {
  */
 export function useInventoryTestApp(name: string, seed?: (kit: InventoryTestKit) => Promise<void>): InventoryTestKit {
   const app = useSalesOrdersTestApp(name, async (t) => {
-    await insertCustomerSnapshots(t.sql, A, [{ id: '10001' }]);
-    await insertCustomerSnapshots(t.sql, B, [{ id: '10001' }]);
+    await insertCustomerSnapshots(t, A, [{ id: '10001' }]);
+    await insertCustomerSnapshots(t, B, [{ id: '10001' }]);
     await seed?.(kit);
   });
   const kit: InventoryTestKit = {

@@ -63,8 +63,8 @@ export interface PriceRulesTestKit {
  */
 export function usePriceRulesTestApp(name: string): PriceRulesTestKit {
   const app = useSalesOrdersTestApp(name, async (t) => {
-    await insertCustomerSnapshots(t.sql, A, [{ id: 'RETAIL' }, { id: 'TRADE1' }, { id: 'TRADE2' }, { id: 'VIP' }, { id: 'EURO', currencyId: 'EUR' }]);
-    await insertCustomerSnapshots(t.sql, B, [{ id: 'RETAIL' }]);
+    await insertCustomerSnapshots(t, A, [{ id: 'RETAIL' }, { id: 'TRADE1' }, { id: 'TRADE2' }, { id: 'VIP' }, { id: 'EURO', currencyId: 'EUR' }]);
+    await insertCustomerSnapshots(t, B, [{ id: 'RETAIL' }]);
     const item = (prices: object[]) => ({ description: 'Bolt', prices });
     await ok(await send('PUT', '/api/v3/Inventory/BOLT-M8-40', item([{ currencyId: 'NOK', unitPrice: '2.50' }, { currencyId: 'EUR', unitPrice: 0.22 }])), 201);
     await ok(await send('PUT', '/api/v3/Inventory/NUT-M8', item([{ currencyId: 'NOK', unitPrice: 0.8 }])), 201);

@@ -77,7 +77,7 @@ export interface ViewsTestKit {
  */
 export function useSalesOrderViewsTestApp(name: string): ViewsTestKit {
   const app = useSalesOrdersTestApp(name, async (t) => {
-    await insertCustomerSnapshots(t.sql, A, [{ id: '10001', name: 'Acme AB', currencyId: 'SEK' }]);
+    await insertCustomerSnapshots(t, A, [{ id: '10001', name: 'Acme AB', currencyId: 'SEK' }]);
     // Order lines name items of the company's catalogue.
     await putInventoryItems(t, A, ['ITEM1', 'ITEM2', 'LABOUR', 'LABOUR2']);
   });

@@ -1,4 +1,5 @@
 import type { Client } from 'pg';
+import { CustomerEventData, customerLink, type CustomerStatus, INTERNAL_ROUTES } from '@erp/contracts';
 import { startServiceTestApp, type ServiceTestApp } from '@erp/testing';
 import { SalesOrdersAppModule } from '../app.module';
 import { SalesOrdersConfig } from '../config';
@@ -22,6 +23,7 @@ export async function startSalesOrdersTestApp(
     errorFamily: 'problem',
     entities: SALES_ORDERS_ENTITIES,
     migrations: SALES_ORDERS_MIGRATIONS,
+    internalApis: { CUSTOMERS_URL: 'customers-v1' },
     env,
   });
   return {
@@ -33,24 +35,33 @@ export async function startSalesOrdersTestApp(
   };
 }
 
-/** Puts customers into the snapshot the way the customer events would (fast setup). */
+/**
+ * Customers as customers-v1 has them (its internal API's stub answers them) and as the customer
+ * events have brought them into the snapshot (fast setup, version 1).
+ */
 export async function insertCustomerSnapshots(
-  sql: Client,
+  t: Pick<SalesOrdersTestApp, 'sql' | 'internalApis'>,
   companyId: string,
   customers: Array<{ id: string; name?: string; status?: string; currencyId?: string | null }>,
 ): Promise<void> {
+  const owner = t.internalApis['customers-v1'];
+  if (!owner) throw new Error('the sales-orders test app has no customers-v1 stub');
   for (const c of customers) {
-    await sql.query(
+    const customer = {
+      number: c.id,
+      name: c.name ?? `Customer ${c.id}`,
+      status: (c.status ?? 'Active') as CustomerStatus,
+      currencyId: c.currencyId === undefined ? 'NOK' : c.currencyId,
+      version: '1',
+      lastModifiedDateTime: '2026-01-01T00:00:00.000',
+      link: customerLink(c.id),
+    };
+    owner.answer(companyId, INTERNAL_ROUTES.customer.path(c.id), CustomerEventData, customer);
+    await t.sql.query(
       `INSERT INTO customer_snapshots (company_id, customer_id, name, status, currency_id, source_version)
        VALUES ($1, $2, $3, $4, $5, 1)
        ON CONFLICT (company_id, customer_id) DO UPDATE SET name = EXCLUDED.name, status = EXCLUDED.status, currency_id = EXCLUDED.currency_id`,
-      [
-        companyId,
-        c.id,
-        c.name ?? `Customer ${c.id}`,
-        c.status ?? 'Active',
-        c.currencyId === undefined ? 'NOK' : c.currencyId,
-      ],
+      [companyId, c.id, customer.name, customer.status, customer.currencyId],
     );
   }
 }

@@ -87,7 +87,7 @@ export function useSalesOrdersWriteTestApp(
   let headers: Record<string, string> = {};
   const app = useSalesOrdersTestApp(name, async (t) => {
     headers = await t.headers(A);
-    await insertCustomerSnapshots(t.sql, A, [
+    await insertCustomerSnapshots(t, A, [
       { id: '10001', name: 'Acme AS', currencyId: 'NOK' },
       { id: '10002', name: 'Fjord Shipping AB', currencyId: 'SEK' },
       { id: '10003', name: 'Closed Down Ltd', status: 'Inactive' },

@@ -19,8 +19,11 @@ export interface WrittenInvoice {
   amount: string;
 }
 
-/** The invoice as its events carry it: the values the API shows at this version. */
-function eventData(written: WrittenInvoice): SupplierInvoiceCreated.Data {
+/**
+ * The invoice as its events carry it: the values the API shows at this version. The internal read
+ * answers the same (a consumer applies either the same way).
+ */
+export function supplierInvoiceEventData(written: WrittenInvoice): SupplierInvoiceCreated.Data {
   const invoice = JSON.parse(written.json) as InvoiceJson;
   return {
     referenceNumber: invoice.referenceNumber,
@@ -57,7 +60,7 @@ export class SupplierInvoiceEvents {
     companyId: string,
     invoice: WrittenInvoice,
   ): Promise<void> {
-    const data = eventData(invoice);
+    const data = supplierInvoiceEventData(invoice);
     await this.outbox.add(tx, {
       type,
       companyId,

@@ -1,9 +1,10 @@
 import { SignJWT, UnsecuredJWT } from 'jose';
-import { createPrivateKey } from 'node:crypto';
+import { createPrivateKey, randomBytes } from 'node:crypto';
 import {
   DEV_AUDIENCE,
   DEV_ISSUER,
   generateDevKeyPair,
+  ServiceTokenSigner,
   signDevToken,
   type DevKeyPair,
   type DevTokenRequest,
@@ -25,6 +26,8 @@ export const FULL_SCOPE = 'erp:read erp:write webhooks:manage';
  */
 export class TestAuth {
   readonly keys: DevKeyPair = generateDevKeyPair();
+  /** The internal API secret the services under test share (INTERNAL_API_SECRET). */
+  readonly internalApiSecret = randomBytes(32).toString('base64url');
 
   get publicKeyPem(): string {
     return this.keys.publicKeyPem;
@@ -32,7 +35,22 @@ export class TestAuth {
 
   /** Environment for a service under test that should trust this key. */
   get serviceEnv(): Record<string, string> {
-    return { AUTH_PUBLIC_KEY: this.keys.publicKeyPem, AUTH_ISSUER: DEV_ISSUER, AUTH_AUDIENCE: DEV_AUDIENCE };
+    return {
+      AUTH_PUBLIC_KEY: this.keys.publicKeyPem,
+      AUTH_ISSUER: DEV_ISSUER,
+      AUTH_AUDIENCE: DEV_AUDIENCE,
+      INTERNAL_API_SECRET: this.internalApiSecret,
+    };
+  }
+
+  /** A service token, as `caller` signs one to call `audience`'s internal API for `company`. */
+  serviceToken(caller: string, audience: string, company: string): Promise<string> {
+    return new ServiceTokenSigner(caller, this.internalApiSecret).sign(audience, company);
+  }
+
+  /** Headers of an internal call (`/internal/v1/...`) from `caller` to `audience` for `company`. */
+  async serviceHeaders(caller: string, audience: string, company: string): Promise<Record<string, string>> {
+    return { authorization: `Bearer ${await this.serviceToken(caller, audience, company)}`, 'ipp-company-id': company, accept: 'application/json' };
   }
 
   token(request: Partial<DevTokenRequest> = {}): Promise<string> {

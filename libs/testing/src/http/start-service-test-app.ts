@@ -7,6 +7,7 @@ import { createKafka, deadLetterTopicOf, ensureTopics, prefixedTopic } from '@er
 import { TestAuth } from '../auth/test-auth';
 import { testKafkaBrokers, testTopicPrefix } from '../kafka/test-kafka';
 import { createTestDatabase, type TestDatabase } from '../postgres/test-database';
+import { type InternalApiStub, startInternalApiStub } from '../internal-api/internal-api-stub';
 import { RecordingFetch } from './recording-fetch';
 import { type RunningTestService, startTestService } from './start-test-service';
 
@@ -22,6 +23,12 @@ export interface ServiceTestAppOptions<C extends ServiceConfig> {
   instance: string;
   /** Topics the service consumes (unprefixed): created with their dead-letter topics before it starts. */
   consumedTopics?: string[];
+  /**
+   * The internal APIs the service calls, by the variable that names each and the service it is
+   * (`{ CUSTOMERS_URL: 'customers-v1' }`): each is a stub (`startInternalApiStub`) the test puts
+   * the called service's records into.
+   */
+  internalApis?: Record<string, string>;
   env?: Record<string, string>;
 }
 
@@ -34,6 +41,8 @@ export interface ServiceTestApp {
   auth: TestAuth;
   http: RecordingFetch;
   topicPrefix: string;
+  /** The stubs of the internal APIs the service calls, by called service (see `internalApis`). */
+  internalApis: Record<string, InternalApiStub>;
   close(): Promise<void>;
 }
 
@@ -59,6 +68,12 @@ export async function startServiceTestApp<C extends ServiceConfig>(
     const kafka = createKafka({ brokers: testKafkaBrokers(), clientId: `${options.instance}-test` });
     await ensureTopics(kafka, [...consumed, ...consumed.map(deadLetterTopicOf)]);
   }
+  const internalApis: Record<string, InternalApiStub> = {};
+  const internalApiEnv: Record<string, string> = {};
+  for (const [variable, called] of Object.entries(options.internalApis ?? {})) {
+    internalApis[called] = await startInternalApiStub(auth, called);
+    internalApiEnv[variable] = internalApis[called].url;
+  }
   const service = await startTestService({
     name: options.name,
     config: options.config,
@@ -67,6 +82,7 @@ export async function startServiceTestApp<C extends ServiceConfig>(
       KAFKA_BROKERS: testKafkaBrokers().join(','),
       KAFKA_TOPIC_PREFIX: topicPrefix,
       ...auth.serviceEnv,
+      ...internalApiEnv,
       ...options.env,
     },
     module: options.module,
@@ -81,8 +97,10 @@ export async function startServiceTestApp<C extends ServiceConfig>(
     auth,
     http: new RecordingFetch(service.url),
     topicPrefix,
+    internalApis,
     async close() {
       await service.close();
+      for (const stub of Object.values(internalApis)) await stub.close();
       await sql.end();
       await database.drop();
     },

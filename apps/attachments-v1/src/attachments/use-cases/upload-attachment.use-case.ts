@@ -2,9 +2,11 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { Multipart, MultipartFile } from '@fastify/multipart';
 import { randomUUID } from 'node:crypto';
 import { pipeline } from 'node:stream';
+import type { AttachmentCreated, DomainEvent } from '@erp/contracts';
 import { ApiError, NotFoundError, ValidationFailedError } from '@erp/errors';
 import { AttachmentEvents } from '../../events/attachment-events';
 import { AttachmentOwners } from '../../owners/attachment-owners';
+import { OwnerServices } from '../../owners/owner-services';
 import { OBJECT_STORAGE, type ObjectStorage } from '../../storage/object-storage';
 import { cleanContentType, cleanFileName, fileNameLength, MAX_FILE_NAME_LENGTH } from '../file-name';
 import { type AttachmentOwner, type AttachmentRevision, AttachmentsRepository, type StoredFile } from '../repository/attachments.repository';
@@ -61,6 +63,7 @@ export class UploadAttachment {
     @Inject(OBJECT_STORAGE) private readonly storage: ObjectStorage,
     @Inject(ATTACHMENT_SETTINGS) private readonly settings: AttachmentSettings,
     private readonly owners: AttachmentOwners,
+    private readonly ownerServices: OwnerServices,
     private readonly events: AttachmentEvents,
   ) {}
 
@@ -95,7 +98,10 @@ export class UploadAttachment {
       }
       if (!stored) throw badUpload('a part named "file" holding the file is required');
       if (stored.size === 0) throw badUpload('the file is empty');
-      return await this.commit(owner, stored);
+      const { uploaded, event } = await this.commit(owner, stored);
+      // Before the 201: the owner's read of the record then lists this upload (its event comes later).
+      await this.ownerServices.announce(event);
+      return uploaded;
     } catch (error) {
       if (stored) await this.discard(stored.key);
       body.discardRest();
@@ -142,7 +148,7 @@ export class UploadAttachment {
   }
 
   /** Metadata, revision number and ATTACHMENT_CREATED in one transaction; the pending row goes with it. */
-  private commit(owner: AttachmentOwner, file: StoredFile): Promise<UploadedAttachment> {
+  private commit(owner: AttachmentOwner, file: StoredFile): Promise<{ uploaded: UploadedAttachment; event: DomainEvent<typeof AttachmentCreated.TYPE> }> {
     return this.attachments.transaction(async (tx) => {
       if (!(await this.attachments.claimPending(tx, file.key))) {
         // The sweeper deleted this upload's bytes: it must not become visible.
@@ -161,8 +167,8 @@ export class UploadAttachment {
         size: file.size,
         sha256: file.sha256,
       };
-      await this.events.created(tx, owner.companyId, { ...uploaded, endpoint: owner.endpoint, objectId: owner.objectId });
-      return uploaded;
+      const event = await this.events.created(tx, owner.companyId, { ...uploaded, endpoint: owner.endpoint, objectId: owner.objectId });
+      return { uploaded, event };
     });
   }
 

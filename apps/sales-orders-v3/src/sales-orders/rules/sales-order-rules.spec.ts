@@ -80,8 +80,8 @@ describe('create rules', () => {
 describe('customer reference', () => {
   it('is unknown without a snapshot, inactive when the snapshot says so', () => {
     expect(customerProblems('1', undefined)[0].code).toBe('0007-UnknownReference');
-    expect(customerProblems('1', { customerId: '1', name: 'x', status: 'Inactive', currencyId: null })[0].code).toBe('0008-InactiveReference');
-    expect(customerProblems('1', { customerId: '1', name: 'x', status: 'CreditHold', currencyId: null })).toEqual([]);
+    expect(customerProblems('1', { customerId: '1', name: 'x', status: 'Inactive', currencyId: null, version: '1' })[0].code).toBe('0008-InactiveReference');
+    expect(customerProblems('1', { customerId: '1', name: 'x', status: 'CreditHold', currencyId: null, version: '1' })).toEqual([]);
   });
 });
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { bodyProblemsOf, ValidationFailedError } from '@erp/errors';
 import type { OrderType } from '@erp/sales-orders-queries';
-import { CustomerSnapshotsService } from '../../customers/customer-snapshots.service';
+import { CustomerReferences } from '../../customers/customer-references';
 import { inventoryReferences } from '../../inventory/inventory-references';
 import { CheckInventoryReferences } from '../../inventory/use-cases/check-inventory-references';
 import { PriceOrderLines } from '../../pricing/use-cases/price-order-lines';
@@ -22,18 +22,19 @@ export class CreateSalesOrder {
   constructor(
     private readonly orders: SalesOrdersRepository,
     private readonly lines: SalesOrderLinesRepository,
-    private readonly customers: CustomerSnapshotsService,
+    private readonly customers: CustomerReferences,
     private readonly change: OrderChange,
     private readonly inventory: CheckInventoryReferences,
     private readonly pricing: PriceOrderLines,
   ) {}
 
-  execute(companyId: string, dto: CreateSalesOrderDto): Promise<WrittenOrder> {
+  async execute(companyId: string, dto: CreateSalesOrderDto): Promise<WrittenOrder> {
     const problems = [...bodyProblemsOf(dto), ...createRuleProblems(dto)];
+    // Before the transaction: finding the customer may mean asking customers-v1 (no connection held meanwhile).
+    const customerId = customerIdToCheck(dto.customer);
+    const customer = customerId ? await this.customers.find(companyId, customerId) : undefined;
+    if (customerId) problems.push(...customerProblems(customerId, customer));
     return this.orders.transaction(async (tx) => {
-      const customerId = customerIdToCheck(dto.customer);
-      const customer = customerId ? await this.customers.find(tx, companyId, customerId) : undefined;
-      if (customerId) problems.push(...customerProblems(customerId, customer));
       problems.push(...(await this.inventory.problems(tx, companyId, inventoryReferences(dto.orderLines, 'orderLines'))));
       if (problems.length > 0 || !customer) throw new ValidationFailedError(problems.sort(byField));
 

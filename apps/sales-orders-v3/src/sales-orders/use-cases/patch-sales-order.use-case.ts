@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { bodyProblemsOf, type FieldProblem, NotFoundError, PreconditionFailedError, ValidationFailedError } from '@erp/errors';
 import { ifMatchAllows, type IfMatchCondition, versionsForUpdate } from '@erp/etag';
-import { CustomerSnapshotsService, type CustomerSnapshot } from '../../customers/customer-snapshots.service';
+import { CustomerReferences } from '../../customers/customer-references';
+import type { CustomerSnapshot } from '../../customers/customer-snapshots.service';
 import { inventoryReferences } from '../../inventory/inventory-references';
 import { CheckInventoryReferences } from '../../inventory/use-cases/check-inventory-references';
 import { PriceOrderLines } from '../../pricing/use-cases/price-order-lines';
@@ -42,7 +43,7 @@ export class PatchSalesOrder {
   constructor(
     private readonly orders: SalesOrdersRepository,
     private readonly lines: SalesOrderLinesRepository,
-    private readonly customers: CustomerSnapshotsService,
+    private readonly customers: CustomerReferences,
     private readonly change: OrderChange,
     private readonly inventory: CheckInventoryReferences,
     private readonly pricing: PriceOrderLines,
@@ -58,11 +59,12 @@ export class PatchSalesOrder {
    * totals and event are exactly the PATCH's. `lineIdField` names an unknown line id in the
    * caller's request (`ids[3]` for DELETE `?ids=`).
    */
-  apply(key: OrderKey, dto: PatchSalesOrderDto, ifMatch: IfMatchCondition, problems: FieldProblem[], lineIdField = PATCH_LINE_ID_FIELD): Promise<WrittenOrder> {
+  async apply(key: OrderKey, dto: PatchSalesOrderDto, ifMatch: IfMatchCondition, problems: FieldProblem[], lineIdField = PATCH_LINE_ID_FIELD): Promise<WrittenOrder> {
+    // Before the transaction: finding the customer may mean asking customers-v1 (no connection held meanwhile).
+    const customerId = customerIdToCheck(dto.customer);
+    const customer = customerId ? await this.customers.find(key.companyId, customerId) : undefined;
+    if (customerId) problems.push(...customerProblems(customerId, customer));
     return this.orders.transaction(async (tx) => {
-      const customerId = customerIdToCheck(dto.customer);
-      const customer = customerId ? await this.customers.find(tx, key.companyId, customerId) : undefined;
-      if (customerId) problems.push(...customerProblems(customerId, customer));
       problems.push(...(await this.inventory.problems(tx, key.companyId, lineItemReferences(dto))));
       if (problems.length > 0) return this.reject(tx, key, ifMatch, dto, problems, lineIdField);
 

@@ -111,7 +111,7 @@ export function supplierInvoicePageQuery(companyId: string, query: SupplierInvoi
 
 export function supplierInvoiceByReferenceQuery(companyId: string, referenceNumber: string): SqlQuery {
   return {
-    text: `SELECT ${SUPPLIER_INVOICE_JSON} AS json, i.version::text AS version FROM supplier_invoices i
+    text: `SELECT ${SUPPLIER_INVOICE_JSON} AS json, i.version::text AS version, i.amount::text AS amount FROM supplier_invoices i
            WHERE i.company_id = $1 AND i.reference_number = $2`,
     values: [companyId, referenceNumber],
   };

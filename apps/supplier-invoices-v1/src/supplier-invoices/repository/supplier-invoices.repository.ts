@@ -46,6 +46,13 @@ export class SupplierInvoicesRepository {
     return rows[0] && { referenceNumber, json: rows[0].json, version: rows[0].version };
   }
 
+  /** The invoice with its amount as numeric text: what its events carry (see `supplierInvoiceEventData`). */
+  async findWithAmount(companyId: string, referenceNumber: string): Promise<(SupplierInvoiceRecord & { amount: string }) | undefined> {
+    const q = supplierInvoiceByReferenceQuery(companyId, referenceNumber);
+    const rows = await this.db.query<Array<{ json: string; version: string; amount: string }>>(q.text, q.values);
+    return rows[0] && { referenceNumber, ...rows[0] };
+  }
+
   async exists(tx: EntityManager, companyId: string, referenceNumber: string): Promise<boolean> {
     const rows = await namedQuery(tx, `SELECT 1 FROM supplier_invoices WHERE company_id = :companyId AND reference_number = :referenceNumber`, {
       companyId,
