@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { bodyProblemsOf, DETAIL_CODES, type FieldProblem, NotFoundError, ValidationFailedError } from '@erp/errors';
-import { decimalText } from '../../sales-orders/dto/validators';
+import { decimalText } from '@erp/decimals';
 import type { ExchangeRateDto, PutCurrencyRatesDto } from '../dto/currency-rates.dto';
 import { CurrencyRatesRepository } from '../repository/currency-rates.repository';
 

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { bodyProblemsOf, DETAIL_CODES, ValidationFailedError } from '@erp/errors';
+import { decimalText } from '@erp/decimals';
 import { inventoryReferences } from '../../inventory/inventory-references';
 import { CheckInventoryReferences } from '../../inventory/use-cases/check-inventory-references';
-import { decimalText } from '../../sales-orders/dto/validators';
 import { PRICE_LIST_ID, PRICE_LIST_MESSAGE, type PriceListEntryDto, type PutPriceListDto } from '../dto/price-rules.dto';
 import { priceListProblems, priceListReferences, unknownReferenceProblems } from '../price-rule-problems';
 import { PriceListsRepository, type PriceListEntryRecord } from '../repository/price-lists.repository';
