@@ -1,4 +1,5 @@
 import { registerDecorator } from 'class-validator';
+import type Decimal from 'decimal.js';
 import { decimalProblem, type DecimalLimits, parseDecimal } from './decimal-rule';
 
 /**
@@ -21,36 +22,29 @@ export function IsExactDecimal(limits: DecimalLimits): PropertyDecorator {
     });
 }
 
-/** Lower bound of a decimal (inclusive unless `exclusive`); values that are not decimals are left to IsExactDecimal. */
-export function DecimalMin(min: number, options: { exclusive?: boolean } = {}): PropertyDecorator {
+/** A bound of a decimal, under the constraint name that maps to 0005-OutOfRange; values that are not decimals are left to IsExactDecimal. */
+function decimalBound(name: 'min' | 'max', holds: (decimal: Decimal) => boolean, describe: string): PropertyDecorator {
   return (target, key) =>
     registerDecorator({
-      name: 'min',
+      name,
       target: target.constructor,
       propertyName: String(key),
       validator: {
         validate: (value: unknown) => {
           const decimal = parseDecimal(value);
-          return !decimal || (options.exclusive ? decimal.gt(min) : decimal.gte(min));
+          return !decimal || holds(decimal);
         },
-        defaultMessage: () => `${String(key)} must be ${options.exclusive ? 'greater than' : 'at least'} ${min}`,
+        defaultMessage: () => `${String(key)} must be ${describe}`,
       },
     });
 }
 
-/** Upper bound of a decimal (inclusive); values that are not decimals are left to IsExactDecimal. */
+/** Lower bound of a decimal (inclusive unless `exclusive`). */
+export function DecimalMin(min: number, options: { exclusive?: boolean } = {}): PropertyDecorator {
+  return options.exclusive ? decimalBound('min', (d) => d.gt(min), `greater than ${min}`) : decimalBound('min', (d) => d.gte(min), `at least ${min}`);
+}
+
+/** Upper bound of a decimal (inclusive). */
 export function DecimalMax(max: number): PropertyDecorator {
-  return (target, key) =>
-    registerDecorator({
-      name: 'max',
-      target: target.constructor,
-      propertyName: String(key),
-      validator: {
-        validate: (value: unknown) => {
-          const decimal = parseDecimal(value);
-          return !decimal || decimal.lte(max);
-        },
-        defaultMessage: () => `${String(key)} must be at most ${max}`,
-      },
-    });
+  return decimalBound('max', (d) => d.lte(max), `at most ${max}`);
 }
