@@ -1,5 +1,7 @@
-// `npm test`: every project's tests in one Jest run, so the fixtures (PostgreSQL, the Kafka
-// broker) start once. Per project, `npx nx test <project>` runs that project's jest.config.js.
+// The whole workspace as one Jest project, for running some files without Nx
+// (`npx jest apps/customers-v1/src/customers`). `npm test` does not use it: it is
+// `nx run-many -t lint typecheck test e2e`, each project's Jest run from its own jest.config.js,
+// with the fixtures (PostgreSQL, the Kafka broker) started once around it (with-test-fixtures.ts).
 const preset = require('./jest.preset');
 
 module.exports = {

@@ -1,6 +1,7 @@
 // The Jest settings every project shares. Each project's jest.config.js names this file as its
-// `preset` (the Nx convention; @nx/jest infers each project's `test` target from that file), and
-// the root jest.config.js runs every project's tests in one Jest run for `npm test`.
+// `preset` (the Nx convention; @nx/jest infers each project's `test` or `e2e` target from that
+// file), and `npm test` (`nx run-many -t lint typecheck test e2e`) runs those targets, one Jest
+// run per project. The root jest.config.js uses it too, for `npx jest <paths>` without Nx.
 const { readFileSync } = require('node:fs');
 const path = require('node:path');
 
@@ -30,9 +31,9 @@ module.exports = {
   testSequencer: path.join(__dirname, 'tools/test-fixtures/src/test-sequencer.js'),
   testTimeout: 60_000,
   // Most integration tests wait on PostgreSQL and Kafka (a group join, a poll) more than they
-  // compute, so workers beyond the cores pay: the unit and integration phase of `npm test` on a
-  // 2-core machine took 250 s with one worker ('50%' of two cores), 100 s with three and 92 s
-  // with four. Three leaves headroom for a busier machine. Projects whose suites start the whole
+  // compute, so workers beyond the cores pay: measured when `npm test` was still one Jest run,
+  // its unit and integration phase on a 2-core machine took 250 s with one worker ('50%' of two
+  // cores), 100 s with three and 92 s with four. Three leaves headroom for a busier machine. Projects whose suites start the whole
   // system as processes (api-e2e, reliability, bench, cli) set two in their jest.config.js.
   maxWorkers: 3,
 };

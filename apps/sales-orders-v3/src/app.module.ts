@@ -8,8 +8,10 @@ import { HealthModule } from '@erp/observability';
 import { OpenApiModule } from '@erp/openapi';
 import { SALES_ORDER_SCHEMAS } from './sales-orders/sales-orders.openapi';
 import { INVENTORY_SCHEMAS } from './inventory/inventory.openapi';
-import { InventoryModule } from './inventory/inventory.module';
-import { PricingModule } from './pricing/pricing.module';
+import { InventoryController } from './inventory/inventory.controller';
+import { INVENTORY_PROVIDERS } from './inventory/inventory.providers';
+import { PriceRulesController } from './pricing/price-rules.controller';
+import { PRICING_PROVIDERS } from './pricing/pricing.providers';
 import { PRICING_SCHEMAS } from './pricing/pricing.openapi';
 import type { SalesOrdersConfig } from './config';
 import { CustomerEventsController } from './customers/customer-events.controller';
@@ -45,12 +47,14 @@ export class SalesOrdersAppModule {
         HealthModule.forRoot(),
         OpenApiModule.forRoot({ title: 'Sales orders', version: '3', schemas: { ...SALES_ORDER_SCHEMAS, ...INVENTORY_SCHEMAS, ...PRICING_SCHEMAS } }),
         MessagingModule.forRoot(messagingOptionsFrom(config, { clientId: SERVICE_NAME })),
-        InventoryModule,
-        PricingModule,
       ],
-      controllers: [SalesOrdersController, SalesOrderLinesController, SalesOrderViewsController, CustomerEventsController],
+      // One module, one providers list per feature (docs/adding-an-endpoint.md "Wiring"): the
+      // features share the database and call each other inside one transaction.
+      controllers: [SalesOrdersController, SalesOrderLinesController, SalesOrderViewsController, InventoryController, PriceRulesController, CustomerEventsController],
       providers: [
         ...SALES_ORDER_PROVIDERS,
+        ...INVENTORY_PROVIDERS,
+        ...PRICING_PROVIDERS,
         CustomerSnapshotsService,
         CustomerReferences,
         internalApiClientProvider({ provide: CUSTOMERS_API, caller: SERVICE_NAME, target: 'customers-v1', urls: config.CUSTOMERS_URL, config }),

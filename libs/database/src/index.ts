@@ -42,6 +42,7 @@ export { DatabaseModule, type DatabaseModuleOptions } from './nest/database.modu
 export { freePort } from './embedded-postgres/free-port';
 export { serverRunAs } from './embedded-postgres/os-user';
 export { namedQuery } from './sql/named-query';
+export { updateOrInsert, type UpdateOrInsertStatements } from './sql/update-or-insert';
 export { queryRows } from './sql/query-rows';
 export { endReadTransaction } from './sql/end-read';
 export { isPgInteger, PG_INTEGER_MAX, PG_INTEGER_MIN } from './sql/integer-range';

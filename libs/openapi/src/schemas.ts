@@ -1,4 +1,5 @@
 import type { SchemaObject } from '@nestjs/swagger';
+import { DECIMAL_STRING } from '@erp/decimals';
 
 /** Name of the bearer security scheme every service declares. */
 export const BEARER_SCHEME = 'bearer';
@@ -80,7 +81,11 @@ export const v1Field = (schema: SchemaObject | { $ref: string }): SchemaObject =
 /** A referenced object that may be null. */
 export const nullableRef = (name: string): SchemaObject => ({ oneOf: [ref(name), { type: 'null' }] });
 
-/** An exact decimal: a JSON number or a decimal string (never converted through a float). */
+/**
+ * An exact decimal under the one rule of `@erp/decimals` (docs/api-conventions.md "Decimals"): a JSON
+ * number of at most 15 significant digits or a string in plain decimal notation (never converted
+ * through a float).
+ */
 export const DECIMAL_INPUT: SchemaObject = {
-  oneOf: [{ type: 'number' }, { type: 'string', pattern: '^-?\\d+(\\.\\d+)?$' }],
+  oneOf: [{ type: 'number' }, { type: 'string', pattern: DECIMAL_STRING.source }],
 };

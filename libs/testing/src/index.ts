@@ -12,6 +12,7 @@ export {
   type RunningTestService,
   type TestServiceOptions,
 } from './http/start-test-service';
+export { describeDecimalRule, type DecimalRuleOptions } from './decimals/decimal-rule-suite';
 export { describeV1PagingRules, type V1PagingFixture, type V1PagingRulesOptions } from './v1/v1-paging-rules';
 export { describeTenantWallRules, type TenantWallRulesOptions, whileTenantViewAdmitsNothing } from './postgres/tenant-wall-rules';
 export { testKafkaBrokers, testTopicPrefix, usingExternalKafka } from './kafka/test-kafka';

@@ -1,12 +1,22 @@
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { dropDatabase, startEmbeddedPostgres, type EmbeddedPostgresHandle } from '@erp/database';
 import { execFileSync } from 'node:child_process';
 import { GATEWAY, SERVICES } from '@erp/dev';
-import { updateBenchmarksDoc, writeResults } from './framework/report';
+import { summaryReport, updateBenchmarksDoc, writeResults } from './framework/report';
 import { runBench } from './framework/run-bench';
 import { SCENARIOS } from './scenarios';
 
 const REPO_ROOT = join(__dirname, '..', '..', '..');
+/** Every figure of the latest full run, written by the bench (BENCHMARKS.md links to it). */
+const LATEST_RUN_PAGE = 'docs/benchmark-latest-run.md';
+const LATEST_RUN_HEADER = [
+  '# The latest full benchmark run',
+  '',
+  'Written by `npm run bench` (every case, figure and target of the run); what the figures mean and the',
+  'targets: [BENCHMARKS.md](../BENCHMARKS.md).',
+  '',
+].join('\n');
 
 /**
  * `npm run bench [-- --scenario=customers-list] [--duration=15] [--connections=10] [--warmup=3]
@@ -16,7 +26,7 @@ const REPO_ROOT = join(__dirname, '..', '..', '..');
  * cached) and runs them as their images do (`node main.js`), so memory and CPU are the image's.
  * Runs the scenarios against the real system on its own PostgreSQL (DATABASE_URL's server, or a
  * throw-away embedded one) and Kafka (KAFKA_BROKERS, or the dev broker startSystem runs), writes bench-results.json and bench-results.md at the repository root,
- * and puts the table into BENCHMARKS.md.
+ * and (unless --no-doc) every table into docs/benchmark-latest-run.md and the targets in brief into BENCHMARKS.md.
  */
 async function main(): Promise<void> {
   const args = new Map<string, string>();
@@ -68,8 +78,10 @@ async function main(): Promise<void> {
     });
     const markdown = writeResults(results, join(REPO_ROOT, 'bench-results.json'), join(REPO_ROOT, 'bench-results.md'));
     log(`\n${markdown}`);
-    if (args.get('no-doc') !== 'true' && updateBenchmarksDoc(join(REPO_ROOT, 'BENCHMARKS.md'), markdown)) {
-      log('BENCHMARKS.md updated');
+    if (args.get('no-doc') !== 'true') {
+      // BENCHMARKS.md keeps the run in brief; the full tables go to their own page.
+      writeFileSync(join(REPO_ROOT, LATEST_RUN_PAGE), `${LATEST_RUN_HEADER}\n${markdown}\n`);
+      if (updateBenchmarksDoc(join(REPO_ROOT, 'BENCHMARKS.md'), summaryReport(results, LATEST_RUN_PAGE))) log(`BENCHMARKS.md and ${LATEST_RUN_PAGE} updated`);
     }
   } finally {
     if (embedded) await embedded.stop();

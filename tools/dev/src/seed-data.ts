@@ -1,5 +1,7 @@
 import { type DevKeyPair, signDevToken } from '@erp/auth';
-import { type SeedCustomer, seedInventory, seedSalesOrders } from './seed-sales-orders';
+import { seedPrices } from './seed-prices';
+import type { SeedCustomer } from './seed-requests';
+import { demoProducts, seedInventory, seedSalesOrders } from './seed-sales-orders';
 import { seedSupplierInvoices } from './seed-supplier-invoices';
 
 export interface SeedOptions {
@@ -84,8 +86,10 @@ export async function seedCompany(options: SeedOptions): Promise<boolean> {
     await seedSupplierInvoices({ baseUrl: options.baseUrl, headers, invoices: options.supplierInvoices });
   }
   const { 'ipp-application-type': _v1Only, ...v3Headers } = headers;
-  // Inventory items before orders: order lines may only name items that exist.
+  // Items (with base prices), then the price rules, before orders: order lines may only name items
+  // that exist, and the demo lines sent without unitPrice take the rules' price.
   await seedInventory({ baseUrl: options.baseUrl, headers: v3Headers });
+  await seedPrices({ baseUrl: options.baseUrl, headers: v3Headers, customers: created, products: demoProducts() });
   if (options.salesOrders !== 0) {
     await seedSalesOrders({ baseUrl: options.baseUrl, headers: v3Headers, customers: created, orders: options.salesOrders });
   }

@@ -1,13 +1,11 @@
+import { demoBasePrices } from './seed-prices';
+import { type SeedCustomer, sendWhenCustomersKnown } from './seed-requests';
+
 /**
  * Demo sales orders, created through the public API like every other seed (POST, then PATCH with
  * the ETag POST returned). Orders need the sales-order service to know the customer, which it
  * learns from the customer events, so each POST waits for its customer to arrive there.
  */
-
-export interface SeedCustomer {
-  number: string;
-  status: string;
-}
 
 export interface SeedSalesOrdersOptions {
   baseUrl: string;
@@ -59,18 +57,24 @@ export function demoLineCounts(orders: number, next: () => number): number[] {
   });
 }
 
+/** The demo products with their price in NOK, the base prices and price list are made from. */
+export function demoProducts(): Array<{ inventoryId: string; nok: number }> {
+  return PRODUCTS.map(([inventoryId, , , nok]) => ({ inventoryId, nok }));
+}
+
+/** Order lines; about one in four leaves its price and discount to the price rules, as a client of the v3 document may. */
 export function demoOrderLines(count: number, next: () => number): Array<Record<string, unknown>> {
   return Array.from({ length: count }, () => {
     const [inventoryId, description, unitOfMeasure, price] = PRODUCTS[Math.floor(next() * PRODUCTS.length)];
     const byWeight = unitOfMeasure === 'KG' || unitOfMeasure === 'M';
     const quantity = byWeight ? (1 + Math.floor(next() * 400) / 10).toFixed(1) : String(1 + Math.floor(next() * 48));
     const discountPercent = [0, 0, 0, 5, 10, 12.5][Math.floor(next() * 6)];
+    const unitPrice = (price * (0.9 + next() * 0.2)).toFixed(2);
     return {
       inventoryId,
       description,
       quantity,
-      unitPrice: (price * (0.9 + next() * 0.2)).toFixed(2),
-      discountPercent,
+      ...(next() < 0.25 ? {} : { unitPrice, discountPercent }),
       unitOfMeasure,
       warehouseId: WAREHOUSES[Math.floor(next() * WAREHOUSES.length)],
       taxCategoryId: inventoryId === 'SALMON-FR' || inventoryId === 'COFFEE-1K' ? 'FOOD' : 'STD',
@@ -98,13 +102,14 @@ export function demoViewParts(i: number): Record<string, unknown> {
   };
 }
 
-/** The demo inventory item of each product (PUT /api/v3/Inventory/{inventoryId}): stock in the warehouses, web-shop flag and colour attributes. */
+/** The demo inventory item of each product (PUT /api/v3/Inventory/{inventoryId}): stock in the warehouses, web-shop flag and colour attributes, base prices. */
 export function demoInventoryItems(): Array<{ inventoryId: string; item: Record<string, unknown> }> {
   return PRODUCTS.map(([inventoryId, description, baseUnit], i) => ({
     inventoryId,
     item: {
       description,
       baseUnit,
+      prices: demoBasePrices(PRODUCTS[i][3]),
       attributes: { WEBSHOP: i % 3 === 2 ? '0' : '1', ...(i % 4 === 0 ? { COLOUR: ['grey', 'white', 'black'][i % 3] } : {}) },
       availability: WAREHOUSES.slice(0, 1 + (i % WAREHOUSES.length)).map((warehouseId, w) => {
         const onHand = 40 + ((i * 37 + w * 11) % 400);
@@ -142,18 +147,6 @@ export async function seedInventory(options: { baseUrl: string; headers: Record<
   return PRODUCTS.length;
 }
 
-async function postWhenCustomerKnown(url: string, headers: Record<string, string>, body: unknown, waitMs: number): Promise<Response> {
-  const deadline = Date.now() + waitMs;
-  for (;;) {
-    const response = await fetch(url, { method: 'POST', headers, body: JSON.stringify(body) });
-    if (response.status !== 400 || Date.now() > deadline) return response;
-    const text = await response.text();
-    // The customer event has not reached the sales-order service yet: wait and try again.
-    if (!text.includes('0007-UnknownReference')) return new Response(text, { status: 400 });
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
-
 /** Creates the demo orders; returns how many were created. */
 export async function seedSalesOrders(options: SeedSalesOrdersOptions): Promise<number> {
   const next = random(options.seed ?? 7);
@@ -176,7 +169,7 @@ export async function seedSalesOrders(options: SeedSalesOrdersOptions): Promise<
       orderLines: demoOrderLines(lines, next),
       ...demoViewParts(i),
     };
-    const response = await postWhenCustomerKnown(`${options.baseUrl}/api/v3/SalesOrders`, options.headers, body, options.customerWaitMs ?? 60_000);
+    const response = await sendWhenCustomersKnown('POST', `${options.baseUrl}/api/v3/SalesOrders`, options.headers, body, options.customerWaitMs ?? 60_000);
     if (response.status !== 201) throw new Error(`Seeding a sales order failed with ${response.status}: ${await response.text()}`);
     created++;
     // Move some orders along, the way a client would: PATCH with the ETag the POST returned.

@@ -1,8 +1,8 @@
 import { DETAIL_CODES, type FieldProblem } from '@erp/errors';
+import { parseDecimal } from '@erp/decimals';
 import type { PriceListEntryDto, PutPriceListDto } from './dto/price-rules.dto';
 import { CUSTOMER_ID_PATTERN } from '../sales-orders/dto/order-parts.dto';
 import { PRICE_CLASS_ID } from './dto/price-rules.dto';
-import { toDecimal } from '../sales-orders/dto/validators';
 
 /**
  * The rules of the price rule bodies beyond each field's shape (pure, unit tested): an entry prices
@@ -22,7 +22,7 @@ const given = (value: unknown): boolean => value !== undefined && value !== null
 /** What makes two entries the same rule: item, target, quantity break (as a decimal) and start date. */
 function ruleKey(e: Entry): string | undefined {
   if (typeof e.inventoryId !== 'string') return undefined;
-  const minQuantity = given(e.minQuantity) ? toDecimal(e.minQuantity)?.toFixed() : '0';
+  const minQuantity = given(e.minQuantity) ? parseDecimal(e.minQuantity)?.toFixed() : '0';
   return [e.inventoryId, e.customerId ?? '', e.priceClassId ?? '', minQuantity ?? '?', e.effectiveFrom ?? ''].join('\u0000');
 }
 

@@ -6,8 +6,10 @@ import { ApiAuthenticated, ApiErrors, ApiJsonResponse } from '@erp/openapi';
 import { answerPut, ApiPutWhole, JSON_TYPE } from '../http/put-answer';
 import { PutCurrencyRatesDto } from './dto/currency-rates.dto';
 import { PutPriceClassDto, PutPriceListDto } from './dto/price-rules.dto';
-import { CurrencyRates } from './use-cases/currency-rates.use-case';
-import { GetPriceRule } from './use-cases/get-price-rule.use-case';
+import { GetCurrencyRates } from './use-cases/get-currency-rates.use-case';
+import { GetPriceClass } from './use-cases/get-price-class.use-case';
+import { GetPriceList } from './use-cases/get-price-list.use-case';
+import { PutCurrencyRates } from './use-cases/put-currency-rates.use-case';
 import { PutPriceClass } from './use-cases/put-price-class.use-case';
 import { PutPriceList } from './use-cases/put-price-list.use-case';
 
@@ -25,8 +27,10 @@ export class PriceRulesController {
   constructor(
     private readonly putClass: PutPriceClass,
     private readonly putList: PutPriceList,
-    private readonly get: GetPriceRule,
-    private readonly currencyRates: CurrencyRates,
+    private readonly getClass: GetPriceClass,
+    private readonly getList: GetPriceList,
+    private readonly putRates: PutCurrencyRates,
+    private readonly getRates: GetCurrencyRates,
   ) {}
 
   @Put('PriceClasses/:priceClassId')
@@ -53,7 +57,7 @@ export class PriceRulesController {
   @ApiErrors('problem', 404)
   @Header('content-type', JSON_TYPE)
   async GetPriceClass(@CompanyId() companyId: string, @Param('priceClassId') id: string): Promise<string> {
-    return this.get.priceClass(companyId, id);
+    return this.getClass.execute(companyId, id);
   }
 
   @Put('PriceLists/:priceListId')
@@ -85,7 +89,7 @@ export class PriceRulesController {
   })
   @ApiPutWhole('CurrencyRatesPut', 'CurrencyRates')
   async PutCurrencyRates(@CompanyId() companyId: string, @Body() body: PutCurrencyRatesDto, @Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
-    return answerPut(reply, await this.currencyRates.put(companyId, body), '/api/v3/CurrencyRates');
+    return answerPut(reply, await this.putRates.execute(companyId, body), '/api/v3/CurrencyRates');
   }
 
   @Get('CurrencyRates')
@@ -94,7 +98,7 @@ export class PriceRulesController {
   @ApiErrors('problem', 404)
   @Header('content-type', JSON_TYPE)
   async GetCurrencyRates(@CompanyId() companyId: string): Promise<string> {
-    return this.currencyRates.get(companyId);
+    return this.getRates.execute(companyId);
   }
 
   @Get('PriceLists/:priceListId')
@@ -104,6 +108,6 @@ export class PriceRulesController {
   @ApiErrors('problem', 404)
   @Header('content-type', JSON_TYPE)
   async GetPriceList(@CompanyId() companyId: string, @Param('priceListId') id: string): Promise<string> {
-    return this.get.priceList(companyId, id);
+    return this.getList.execute(companyId, id);
   }
 }

@@ -1,5 +1,5 @@
 import type { LoadMeasurement } from './load';
-import { markdownReport } from './report';
+import { markdownReport, summaryReport } from './report';
 import type { BenchResults } from './run-bench';
 import type { ScenarioCase } from './scenario';
 
@@ -48,5 +48,23 @@ describe('markdownReport', () => {
     expect(cases).toHaveLength(1);
     for (const row of cases) expect(row).toHaveLength(header.length);
     expect(header).toEqual(['case', 'gateway req/s', 'gateway p50/p99 ms', 'gateway Node CPU ms/req', ...Object.keys(ratios), 'svc peak RSS MiB']);
+  });
+});
+
+describe('summaryReport', () => {
+  it('counts the targets each scenario met, lists every one not met, and links the full report', () => {
+    const base = results([]);
+    const target = (description: string, met: boolean) => ({ description, value: 2, op: '<=' as const, limit: 1.5, met });
+    const summary = summaryReport(
+      { ...base, scenarios: [
+        { scenario: 'a', title: 'A', cases: [], targets: [target('a1', true), target('a2', true)] },
+        { scenario: 'b', title: 'B', cases: [], targets: [target('b1', true), target('b2', false)] },
+      ] },
+      'docs/benchmark-latest-run.md',
+    );
+    expect(summary.split('\n')).toEqual(
+      expect.arrayContaining(['| a | 2 of 2 | – |', '| b | 1 of 2 | **1** |', '| b | b2 | 2 | <= 1.5 |', 'Every case, figure and target of this run: [docs/benchmark-latest-run.md](docs/benchmark-latest-run.md).']),
+    );
+    expect(summary.split('\n')[0]).toMatch(/^Run 2026-11-21T00:00:00Z on 2 × test/);
   });
 });

@@ -61,6 +61,27 @@ export function markdownReport(results: BenchResults): string {
   return lines.join('\n');
 }
 
+/**
+ * The run in brief, for BENCHMARKS.md: the machine, each scenario's targets met, and every target
+ * not met with its figure. Every figure of the run is in the full report (`markdownReport`), which
+ * the bench writes to `fullReportLink`.
+ */
+export function summaryReport(results: BenchResults, fullReportLink: string): string {
+  const machineLine = markdownReport({ ...results, scenarios: [] }).split('\n')[0];
+  const lines = [machineLine, '', '| scenario | targets met | not met |', '| --- | --- | --- |'];
+  for (const s of results.scenarios) {
+    const missed = s.targets.filter((t) => !t.met).length;
+    lines.push(`| ${s.scenario} | ${s.targets.length - missed} of ${s.targets.length} | ${missed === 0 ? '–' : `**${missed}**`} |`);
+  }
+  const missed = results.scenarios.flatMap((s) => s.targets.filter((t) => !t.met).map((t) => ({ scenario: s.scenario, t })));
+  if (missed.length > 0) {
+    lines.push('', 'Not met:', '', '| scenario | target | value | limit |', '| --- | --- | --- | --- |');
+    for (const { scenario, t } of missed) lines.push(`| ${scenario} | ${t.description} | ${t.value} | ${t.op} ${t.limit} |`);
+  }
+  lines.push('', `Every case, figure and target of this run: [${fullReportLink}](${fullReportLink}).`);
+  return lines.join('\n');
+}
+
 export function writeResults(results: BenchResults, jsonPath: string, markdownPath: string): string {
   const markdown = markdownReport(results);
   writeFileSync(jsonPath, `${JSON.stringify(results, null, 2)}\n`);

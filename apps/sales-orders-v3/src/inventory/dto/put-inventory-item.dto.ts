@@ -1,8 +1,9 @@
 import { Type } from 'class-transformer';
 import { CollectBodyProblems } from '@erp/errors';
+import { DecimalMin, IsExactDecimal } from '@erp/decimals';
 import { ArrayMaxSize, IsArray, IsNumber, IsObject, Matches, Min, registerDecorator, ValidateNested } from 'class-validator';
 import { UNIT_PRICE_LIMITS } from '../../sales-orders/dto/order-parts.dto';
-import { DecimalMin, IsExactDecimal, NestedArray, OptionalNotNull, OptionalNullable, Required, Text } from '../../sales-orders/dto/validators';
+import { NestedArray, OptionalNotNull, OptionalNullable, Required, Text } from '../../sales-orders/dto/validators';
 
 /** Warehouse, location and item codes: 1 to 30 characters without control characters (as an order line's inventoryId). */
 // eslint-disable-next-line no-control-regex -- refusing control characters is the point

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
-import { namedQuery } from '@erp/database';
+import { namedQuery, updateOrInsert } from '@erp/database';
 import type { InventoryListQuery } from '../inventory-list.query';
 
 /** A warehouse entry of an item's availability, as stored and shown (with its locations). */
@@ -211,38 +211,27 @@ export class InventoryRepository {
       expandLocation: true,
       expandAttribute: true,
     };
-    // A replace is an UPDATE: an INSERT ... ON CONFLICT would take an identity value each time, and
-    // `internalId` is the document's int32, shared by every company's items. The caller holds the
-    // row's lock (lockForWrite) when it exists.
-    const replace = () =>
-      namedQuery<{ json: string }>(
-        tx,
-        `UPDATE inventory_items AS i SET description = :description, base_unit = :baseUnit, attributes = CAST(:attributes AS jsonb),
-           availability = CAST(:availability AS jsonb), availability_modified_at = CAST(:availabilityModifiedAt AS timestamptz),
-           last_modified_at = date_trunc('milliseconds', now())
-         WHERE i.company_id = :companyId AND i.inventory_id = :inventoryId
-         RETURNING (${itemJson(false)})::text AS json`,
-        parameters,
-      );
-    const [updated] = await replace();
-    if (updated) return { json: updated.json, created: false };
-    // New: two PUTs of it at once both get here; one inserts, the other waits for it to commit and
-    // then replaces it. (Not `RETURNING xmax = 0` after ON CONFLICT DO UPDATE: requests reach the
-    // table through its tenant view, which has no system columns.)
-    const [inserted] = await namedQuery<{ json: string }>(
+    // `internalId` is the document's int32 identity, shared by every company's items: a replace
+    // must not draw one (updateOrInsert updates first). The caller holds the row's lock
+    // (lockForWrite) when it exists.
+    const { created, rows } = await updateOrInsert<{ json: string }>(
       tx,
-      `INSERT INTO inventory_items AS i (company_id, inventory_id, description, base_unit, attributes, availability,
-         availability_modified_at, created_at, last_modified_at)
-       VALUES (:companyId, :inventoryId, :description, :baseUnit, CAST(:attributes AS jsonb), CAST(:availability AS jsonb),
-         CAST(:availabilityModifiedAt AS timestamptz), date_trunc('milliseconds', now()), date_trunc('milliseconds', now()))
-       ON CONFLICT (company_id, inventory_id) DO NOTHING
-       RETURNING (${itemJson(false)})::text AS json`,
+      {
+        update: `UPDATE inventory_items AS i SET description = :description, base_unit = :baseUnit, attributes = CAST(:attributes AS jsonb),
+                   availability = CAST(:availability AS jsonb), availability_modified_at = CAST(:availabilityModifiedAt AS timestamptz),
+                   last_modified_at = date_trunc('milliseconds', now())
+                 WHERE i.company_id = :companyId AND i.inventory_id = :inventoryId
+                 RETURNING (${itemJson(false)})::text AS json`,
+        insert: `INSERT INTO inventory_items AS i (company_id, inventory_id, description, base_unit, attributes, availability,
+                   availability_modified_at, created_at, last_modified_at)
+                 VALUES (:companyId, :inventoryId, :description, :baseUnit, CAST(:attributes AS jsonb), CAST(:availability AS jsonb),
+                   CAST(:availabilityModifiedAt AS timestamptz), date_trunc('milliseconds', now()), date_trunc('milliseconds', now()))
+                 ON CONFLICT (company_id, inventory_id) DO NOTHING
+                 RETURNING (${itemJson(false)})::text AS json`,
+      },
       parameters,
     );
-    if (inserted) return { json: inserted.json, created: true };
-    const [replaced] = await replace();
-    if (!replaced) throw new Error(`inventory item ${inventoryId} conflicted on insert but is not there to replace`);
-    return { json: replaced.json, created: false };
+    return { json: rows[0].json, created };
   }
 
   /** Replaces the item's base prices (one per currency; decimals as exact text). */

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import Decimal from 'decimal.js';
 import { bodyProblemsOf, DETAIL_CODES, type FieldProblem, ValidationFailedError } from '@erp/errors';
-import { decimalText } from '../../sales-orders/dto/validators';
+import { decimalText } from '@erp/decimals';
 import { INVENTORY_CODE, type PutInventoryItemDto, type WarehouseAvailabilityDto } from '../dto/put-inventory-item.dto';
 import { InventoryRepository, type LocationAvailability, type WarehouseAvailability } from '../repository/inventory.repository';
 

@@ -1,7 +1,8 @@
 import { CollectBodyProblems } from '@erp/errors';
+import { DecimalMin, IsExactDecimal } from '@erp/decimals';
 import { Matches } from 'class-validator';
 import { CURRENCY_ID, CURRENCY_MESSAGE } from '../../inventory/dto/put-inventory-item.dto';
-import { DecimalMin, IsExactDecimal, NestedArray, Required } from '../../sales-orders/dto/validators';
+import { NestedArray, Required } from '../../sales-orders/dto/validators';
 import { IsCalendarDate } from './price-rules.dto';
 
 export const MAX_RATES = 10_000;

@@ -1,8 +1,9 @@
 import { CollectBodyProblems } from '@erp/errors';
+import { DecimalMax, DecimalMin, IsExactDecimal } from '@erp/decimals';
 import { ArrayMaxSize, IsArray, Matches, registerDecorator } from 'class-validator';
 import { CURRENCY_ID, CURRENCY_MESSAGE, INVENTORY_CODE } from '../../inventory/dto/put-inventory-item.dto';
 import { CUSTOMER_ID_PATTERN, DISCOUNT_LIMITS, QUANTITY_LIMITS, UNIT_PRICE_LIMITS } from '../../sales-orders/dto/order-parts.dto';
-import { DecimalMax, DecimalMin, IsExactDecimal, NestedArray, OptionalNotNull, OptionalNullable, Required, Text } from '../../sales-orders/dto/validators';
+import { NestedArray, OptionalNotNull, OptionalNullable, Required, Text } from '../../sales-orders/dto/validators';
 
 /**
  * The bodies of the price rule extensions (`PUT /api/v3/PriceClasses/{id}`, `PUT /api/v3/PriceLists/{id}`);

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
-import { namedQuery } from '@erp/database';
-import { insertOrUpdate } from './insert-or-update';
+import { namedQuery, updateOrInsert } from '@erp/database';
 
 /** The company's base currency and exchange rates as JSON (rates by currency, then date), built in PostgreSQL. */
 const RATES_JSON = `SELECT json_build_object('baseCurrencyId', c.base_currency_id,
@@ -24,12 +23,13 @@ export class CurrencyRatesRepository {
   /** Replaces the base currency and every rate in one transaction; answers the stored JSON and whether it was the first PUT. */
   async replace(companyId: string, baseCurrencyId: string, rates: Array<{ currency_id: string; effective_date: string; rate: string }>): Promise<{ json: string; created: boolean }> {
     return this.db.transaction(async (tx) => {
-      const created = await insertOrUpdate(
+      const { created } = await updateOrInsert(
         tx,
         {
+          update: `UPDATE company_currencies SET base_currency_id = :baseCurrencyId, last_modified_at = date_trunc('milliseconds', now())
+                   WHERE company_id = :companyId RETURNING 1`,
           insert: `INSERT INTO company_currencies (company_id, base_currency_id, last_modified_at) VALUES (:companyId, :baseCurrencyId, date_trunc('milliseconds', now()))
                    ON CONFLICT (company_id) DO NOTHING RETURNING 1`,
-          update: `UPDATE company_currencies SET base_currency_id = :baseCurrencyId, last_modified_at = date_trunc('milliseconds', now()) WHERE company_id = :companyId`,
         },
         { companyId, baseCurrencyId },
       );

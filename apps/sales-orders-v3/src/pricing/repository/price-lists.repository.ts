@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
-import { namedQuery } from '@erp/database';
-import { insertOrUpdate } from './insert-or-update';
+import { namedQuery, updateOrInsert } from '@erp/database';
 
 /** A price list entry as stored: decimals and dates as exact text, null where not set. */
 export interface PriceListEntryRecord {
@@ -80,12 +79,12 @@ export class PriceListsRepository {
    * races between two classes, so this never fails on a concurrent PUT).
    */
   async putClass(tx: EntityManager, companyId: string, id: string, description: string | null, customers: string[]): Promise<{ created: boolean; taken: Map<string, string> }> {
-    const created = await insertOrUpdate(
+    const { created } = await updateOrInsert(
       tx,
       {
+        update: `UPDATE price_classes SET description = :description, last_modified_at = ${NOW_MS} WHERE company_id = :companyId AND price_class_id = :id RETURNING 1`,
         insert: `INSERT INTO price_classes (company_id, price_class_id, description, last_modified_at) VALUES (:companyId, :id, :description, ${NOW_MS})
                  ON CONFLICT (company_id, price_class_id) DO NOTHING RETURNING 1`,
-        update: `UPDATE price_classes SET description = :description, last_modified_at = ${NOW_MS} WHERE company_id = :companyId AND price_class_id = :id`,
       },
       { companyId, id, description },
     );
@@ -110,14 +109,14 @@ export class PriceListsRepository {
 
   /** Creates or replaces the list with its entries (numbered in the order sent). Answers whether it was created. */
   async putList(tx: EntityManager, companyId: string, id: string, list: { description: string | null; currencyId: string }, entries: PriceListEntryRecord[]): Promise<boolean> {
-    const created = await insertOrUpdate(
+    const { created } = await updateOrInsert(
       tx,
       {
+        update: `UPDATE price_lists SET description = :description, currency_id = :currencyId, last_modified_at = ${NOW_MS}
+                 WHERE company_id = :companyId AND price_list_id = :id RETURNING 1`,
         insert: `INSERT INTO price_lists (company_id, price_list_id, description, currency_id, last_modified_at)
                  VALUES (:companyId, :id, :description, :currencyId, ${NOW_MS})
                  ON CONFLICT (company_id, price_list_id) DO NOTHING RETURNING 1`,
-        update: `UPDATE price_lists SET description = :description, currency_id = :currencyId, last_modified_at = ${NOW_MS}
-                 WHERE company_id = :companyId AND price_list_id = :id`,
       },
       { companyId, id, ...list },
     );

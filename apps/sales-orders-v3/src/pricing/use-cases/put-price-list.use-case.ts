@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { bodyProblemsOf, DETAIL_CODES, ValidationFailedError } from '@erp/errors';
+import { decimalText } from '@erp/decimals';
 import { inventoryReferences } from '../../inventory/inventory-references';
-import { CheckInventoryReferences } from '../../inventory/use-cases/check-inventory-references';
-import { decimalText } from '../../sales-orders/dto/validators';
+import { CheckInventoryReferences } from '../../inventory/use-cases/check-inventory-references.use-case';
 import { PRICE_LIST_ID, PRICE_LIST_MESSAGE, type PriceListEntryDto, type PutPriceListDto } from '../dto/price-rules.dto';
 import { priceListProblems, priceListReferences, unknownReferenceProblems } from '../price-rule-problems';
 import { PriceListsRepository, type PriceListEntryRecord } from '../repository/price-lists.repository';
@@ -39,7 +39,7 @@ export class PutPriceList {
     if (!PRICE_LIST_ID.test(id)) problems.unshift({ field: 'priceListId', message: `priceListId ${PRICE_LIST_MESSAGE}`, code: DETAIL_CODES.invalidValue });
     return this.lists.transaction(async (tx) => {
       const refs = priceListReferences(dto);
-      problems.push(...(await this.inventory.problems(tx, companyId, inventoryReferences(dto.entries, 'entries'))));
+      problems.push(...(await this.inventory.execute(tx, companyId, inventoryReferences(dto.entries, 'entries'))));
       const customers = await this.lists.knownCustomers(tx, companyId, refs.customers.map((r) => r.id));
       problems.push(...unknownReferenceProblems(refs.customers, customers, 'customer', 'the service learns customers from the customer events'));
       const classes = await this.lists.existingClasses(tx, companyId, refs.classes.map((r) => r.id));

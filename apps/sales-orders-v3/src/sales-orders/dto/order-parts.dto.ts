@@ -1,16 +1,7 @@
 import { Type } from 'class-transformer';
 import { IsBoolean, IsEmail, IsInt, IsObject, Matches, Max, Min, ValidateNested } from 'class-validator';
-import {
-  DecimalMax,
-  DecimalMin,
-  IsExactDecimal,
-  IsV3DateTime,
-  OptionalNotNull,
-  OptionalNullIsAbsent,
-  OptionalNullable,
-  Required,
-  Text,
-} from './validators';
+import { DecimalMax, DecimalMin, IsExactDecimal } from '@erp/decimals';
+import { IsV3DateTime, OptionalNotNull, OptionalNullIsAbsent, OptionalNullable, Required, Text } from './validators';
 import { AMOUNT_LIMITS, OrderViewFieldsDto } from './order-views.dto';
 import { declareNotSupported } from './published-fields';
 

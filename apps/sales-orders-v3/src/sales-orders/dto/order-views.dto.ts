@@ -1,7 +1,8 @@
 import { Type } from 'class-transformer';
 import { PG_INTEGER_MAX } from '@erp/database';
+import { DecimalMax, DecimalMin, IsExactDecimal } from '@erp/decimals';
 import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsObject, Matches, Max, Min, ValidateNested } from 'class-validator';
-import { DecimalMax, DecimalMin, IsExactDecimal, IsV3DateTime, OptionalNotNull, OptionalNullIsAbsent, OptionalNullable, Required, Text } from './validators';
+import { IsV3DateTime, OptionalNotNull, OptionalNullIsAbsent, OptionalNullable, Required, Text } from './validators';
 
 /**
  * The order-level parts behind the read views (`.../discounts`, `.../tax`, `.../rotrut`,

@@ -1,8 +1,8 @@
 import { parseV3DateTime } from '@erp/paging';
+import { decimalText } from '@erp/decimals';
 import type { AddressAndContactDto, CodeDescriptionDto, FreightDto, LineFieldsDto, PaymentSettingsDto } from '../dto/order-parts.dto';
 import type { OrderDiscountDto, OrderShipmentDto, OrderTaxDto, OrderViewFieldsDto, RotRutDto } from '../dto/order-views.dto';
 import type { PatchLineDto } from '../dto/patch-sales-order.dto';
-import { decimalText } from '../dto/validators';
 import { newLinePricing, updatedLinePricing } from '../rules/line-pricing-rules';
 
 /**

@@ -3,8 +3,8 @@ import { bodyProblemsOf, ValidationFailedError } from '@erp/errors';
 import type { OrderType } from '@erp/sales-orders-queries';
 import { CustomerReferences } from '../../customers/customer-references';
 import { inventoryReferences } from '../../inventory/inventory-references';
-import { CheckInventoryReferences } from '../../inventory/use-cases/check-inventory-references';
-import { PriceOrderLines } from '../../pricing/use-cases/price-order-lines';
+import { CheckInventoryReferences } from '../../inventory/use-cases/check-inventory-references.use-case';
+import { PriceOrderLines } from '../../pricing/use-cases/price-order-lines.use-case';
 import type { CreateSalesOrderDto } from '../dto/create-sales-order.dto';
 import { addressAndContact, freightColumns, instantOf, lineRecord, paymentSettings, viewColumns } from '../repository/order-records';
 import { SalesOrderLinesRepository } from '../repository/sales-order-lines.repository';
@@ -35,7 +35,7 @@ export class CreateSalesOrder {
     const customer = customerId ? await this.customers.find(companyId, customerId) : undefined;
     if (customerId) problems.push(...customerProblems(customerId, customer));
     return this.orders.transaction(async (tx) => {
-      problems.push(...(await this.inventory.problems(tx, companyId, inventoryReferences(dto.orderLines, 'orderLines'))));
+      problems.push(...(await this.inventory.execute(tx, companyId, inventoryReferences(dto.orderLines, 'orderLines'))));
       if (problems.length > 0 || !customer) throw new ValidationFailedError(problems.sort(byField));
 
       const type = dto.type as OrderType;
@@ -70,7 +70,7 @@ export class CreateSalesOrder {
       // Line i of the request is line id i + 1.
       const ruleLineIds = records.flatMap((r, i) => (r.has_manual_price && r.has_manual_discount ? [] : [i + 1]));
       await this.lines.insert(tx, companyId, internalId, 0, records);
-      await this.pricing.apply(tx, companyId, internalId, ruleLineIds, (lineId) => `orderLines[${lineId - 1}].unitPrice`);
+      await this.pricing.execute(tx, companyId, internalId, ruleLineIds, (lineId) => `orderLines[${lineId - 1}].unitPrice`);
       return this.change.announce(tx, companyId, await this.change.totals(tx, companyId, internalId), 'SALESORDER_CREATED');
     });
   }

@@ -5,8 +5,8 @@ import { ifMatchAllows, type IfMatchCondition, versionsForUpdate } from '@erp/et
 import { CustomerReferences } from '../../customers/customer-references';
 import type { CustomerSnapshot } from '../../customers/customer-snapshots.service';
 import { inventoryReferences } from '../../inventory/inventory-references';
-import { CheckInventoryReferences } from '../../inventory/use-cases/check-inventory-references';
-import { PriceOrderLines } from '../../pricing/use-cases/price-order-lines';
+import { CheckInventoryReferences } from '../../inventory/use-cases/check-inventory-references.use-case';
+import { PriceOrderLines } from '../../pricing/use-cases/price-order-lines.use-case';
 import type { PatchLineDto, PatchSalesOrderDto } from '../dto/patch-sales-order.dto';
 import type { HeaderChanges } from '../repository/header-changes';
 import { freightColumns, instantOf, lineChanges, lineRecord, paymentSettings, viewColumns } from '../repository/order-records';
@@ -65,7 +65,7 @@ export class PatchSalesOrder {
     const customer = customerId ? await this.customers.find(key.companyId, customerId) : undefined;
     if (customerId) problems.push(...customerProblems(customerId, customer));
     return this.orders.transaction(async (tx) => {
-      problems.push(...(await this.inventory.problems(tx, key.companyId, lineItemReferences(dto))));
+      problems.push(...(await this.inventory.execute(tx, key.companyId, lineItemReferences(dto))));
       if (problems.length > 0) return this.reject(tx, key, ifMatch, dto, problems, lineIdField);
 
       const lines = dto.lines ?? [];
@@ -101,7 +101,7 @@ export class PatchSalesOrder {
       }
       const priced = pricedLines(lines, lastLineId - inserts.length);
       const fieldOf = (lineId: number) => (priced.has(lineId) ? `lines[${priced.get(lineId)}].unitPrice` : (repricing ?? 'lines'));
-      await this.pricing.apply(tx, companyId, internalId, repricing ? null : [...priced.keys()], fieldOf);
+      await this.pricing.execute(tx, companyId, internalId, repricing ? null : [...priced.keys()], fieldOf);
       await this.checkRotRutLines(tx, key, dto);
       return this.change.announce(tx, companyId, await this.change.totals(tx, companyId, internalId), 'SALESORDER_UPDATED');
     });

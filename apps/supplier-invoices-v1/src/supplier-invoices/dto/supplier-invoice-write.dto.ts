@@ -17,7 +17,7 @@ import {
   ValidationArguments,
   ValidateBy,
 } from 'class-validator';
-import { IsDecimalValue } from '../decimal-value';
+import { IsExactDecimal } from '@erp/decimals';
 import { DOCUMENT_TYPES, INVOICE_STATUSES, type DocumentType, type InvoiceStatus } from '../supplier-invoice.entity';
 
 /**
@@ -62,10 +62,10 @@ export class InvoiceLineDto {
 
   @presentOrNull('description') @IsString() @MaxLength(255) description?: string | null;
 
-  @IsDecimalValue({ integerDigits: 12, scale: 6 })
+  @IsExactDecimal({ maxIntegerDigits: 12, maxScale: 6 })
   quantity: number | string;
 
-  @IsDecimalValue({ integerDigits: 13, scale: 6 })
+  @IsExactDecimal({ maxIntegerDigits: 13, maxScale: 6 })
   unitPrice: number | string;
 }
 
@@ -94,7 +94,7 @@ export class SupplierInvoiceFieldsDto {
   currencyId?: string | null;
 
   /** VAT of the document, stated by the supplier; the amount is the lines' total plus this. */
-  @present('vatAmount') @IsDecimalValue({ integerDigits: 17, scale: 2 }) vatAmount?: number | string;
+  @present('vatAmount') @IsExactDecimal({ maxIntegerDigits: 17, maxScale: 2 }) vatAmount?: number | string;
 
   @presentOrNull('description') @IsString() @MaxLength(255) description?: string | null;
 

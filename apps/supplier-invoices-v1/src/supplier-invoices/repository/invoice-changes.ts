@@ -1,4 +1,4 @@
-import { decimalText } from '../decimal-value';
+import { decimalText } from '@erp/decimals';
 import type { UpdateSupplierInvoiceDto } from '../dto/supplier-invoice-write.dto';
 import type { InvoiceStatus } from '../supplier-invoice.entity';
 

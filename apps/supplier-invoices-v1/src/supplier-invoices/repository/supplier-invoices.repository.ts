@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { namedQuery } from '@erp/database';
-import { decimalText } from '../decimal-value';
+import { decimalText } from '@erp/decimals';
 import type { CreateSupplierInvoiceDto } from '../dto/supplier-invoice-write.dto';
 import type { NumberedLine } from '../rules/supplier-invoice-rules';
 import type { SupplierInvoiceListQuery } from '../supplier-invoice-list.query';

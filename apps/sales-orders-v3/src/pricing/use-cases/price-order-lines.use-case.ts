@@ -13,7 +13,7 @@ import { PriceRulesRepository } from '../repository/price-rules.repository';
 export class PriceOrderLines {
   constructor(private readonly rules: PriceRulesRepository) {}
 
-  async apply(tx: EntityManager, companyId: string, internalId: string, lineIds: number[] | null, fieldOf: (lineId: number) => string): Promise<void> {
+  async execute(tx: EntityManager, companyId: string, internalId: string, lineIds: number[] | null, fieldOf: (lineId: number) => string): Promise<void> {
     if (lineIds !== null && lineIds.length === 0) return;
     const unpriced = await this.rules.reprice(tx, companyId, internalId, lineIds);
     if (unpriced.length > 0) throw new ValidationFailedError(unpricedProblems(unpriced, fieldOf));

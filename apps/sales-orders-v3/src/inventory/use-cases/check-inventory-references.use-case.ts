@@ -13,7 +13,7 @@ import { InventoryRepository } from '../repository/inventory.repository';
 export class CheckInventoryReferences {
   constructor(private readonly inventory: InventoryRepository) {}
 
-  async problems(tx: EntityManager, companyId: string, refs: InventoryReference[]): Promise<FieldProblem[]> {
+  async execute(tx: EntityManager, companyId: string, refs: InventoryReference[]): Promise<FieldProblem[]> {
     if (refs.length === 0) return [];
     const existing = await this.inventory.existing(tx, companyId, [...new Set(refs.map((r) => r.inventoryId))]);
     return unknownInventoryProblems(refs, existing);

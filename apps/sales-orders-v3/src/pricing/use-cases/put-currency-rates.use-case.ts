@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { bodyProblemsOf, DETAIL_CODES, type FieldProblem, NotFoundError, ValidationFailedError } from '@erp/errors';
-import { decimalText } from '../../sales-orders/dto/validators';
+import { bodyProblemsOf, DETAIL_CODES, type FieldProblem, ValidationFailedError } from '@erp/errors';
+import { decimalText } from '@erp/decimals';
 import type { ExchangeRateDto, PutCurrencyRatesDto } from '../dto/currency-rates.dto';
 import { CurrencyRatesRepository } from '../repository/currency-rates.repository';
 
@@ -22,20 +22,14 @@ export function currencyRateProblems(dto: PutCurrencyRatesDto): FieldProblem[] {
 }
 
 /**
- * GET and PUT /api/v3/CurrencyRates (an extension): the company's base currency and its exchange
- * rates. Orders keep the rate they were written with; a PUT changes the orders written after it.
+ * PUT /api/v3/CurrencyRates (an extension): the company's base currency and all its exchange rates,
+ * replaced whole. Orders keep the rate they were written with; a PUT changes the orders written after it.
  */
 @Injectable()
-export class CurrencyRates {
+export class PutCurrencyRates {
   constructor(private readonly rates: CurrencyRatesRepository) {}
 
-  async get(companyId: string): Promise<string> {
-    const json = await this.rates.json(companyId);
-    if (json === undefined) throw new NotFoundError('Currency rates (no base currency set)');
-    return json;
-  }
-
-  async put(companyId: string, dto: PutCurrencyRatesDto): Promise<{ json: string; created: boolean }> {
+  async execute(companyId: string, dto: PutCurrencyRatesDto): Promise<{ json: string; created: boolean }> {
     const problems = [...bodyProblemsOf(dto), ...currencyRateProblems(dto)];
     if (problems.length > 0) throw new ValidationFailedError(problems);
     const rates = (dto.rates ?? []).map((r) => ({ currency_id: r.currencyId, effective_date: r.effectiveDate, rate: decimalText(r.rate) }));

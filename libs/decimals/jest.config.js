@@ -1,0 +1,5 @@
+/** @type {import('jest').Config} */
+module.exports = {
+  displayName: 'decimals',
+  preset: '../../jest.preset.js',
+};

@@ -1,0 +1,3 @@
+export * from './decimal-rule';
+export * from './decimal-validators';
+export * from './decimal-rule-cases';
