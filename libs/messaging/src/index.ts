@@ -16,6 +16,7 @@ export { carrierFromKafkaHeaders, kafkaTraceHeaders, traceCreate, traceProcess }
 
 // Framework-free parts (usable outside Nest: tests, tools).
 export { InvalidEventError, Outbox, OUTBOX_CHANNEL, type OutboxEventInput, type OutboxOptions } from './outbox/outbox';
+export { type EventProducer } from './outbox/event-producer';
 export {
   type OutboxBacklog,
   outboxBacklog,

@@ -2,7 +2,7 @@ import type { Provider } from '@nestjs/common';
 import { CustomerNameCounts } from './repository/customer-name-counts';
 import { CustomersRepository } from './repository/customers.repository';
 import { CreateCustomer } from './use-cases/create-customer.use-case';
-import { CustomerEvents } from './use-cases/customer-events';
+import { CustomerEvents } from '../events/customer-events';
 import { GetCustomer } from './use-cases/get-customer.use-case';
 import { ListCustomerLocations } from './use-cases/list-customer-locations.use-case';
 import { ListCustomers } from './use-cases/list-customers.use-case';

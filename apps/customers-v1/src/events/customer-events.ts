@@ -1,8 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { customerLink, type CustomerStatus } from '@erp/contracts';
-import { Outbox } from '@erp/messaging';
-import type { CustomerRecord } from '../repository/customers.repository';
+import { type EventProducer, Outbox } from '@erp/messaging';
+import type { CustomerRecord } from '../customers/repository/customers.repository';
+
+export type CustomerEventType = 'CUSTOMER_CREATED' | 'CUSTOMER_UPDATED';
+
+/** A customer change as its event describes it: the company and the customer just written. */
+export interface CustomerChange extends CustomerRecord {
+  companyId: string;
+}
 
 /**
  * A customer change's event, added in the change's transaction: it is published exactly when the
@@ -10,11 +17,11 @@ import type { CustomerRecord } from '../repository/customers.repository';
  * one customer reach the outbox (and Kafka) in commit order.
  */
 @Injectable()
-export class CustomerEvents {
+export class CustomerEvents implements EventProducer<CustomerEventType, CustomerChange> {
   constructor(private readonly outbox: Outbox) {}
 
-  async add(tx: EntityManager, companyId: string, type: 'CUSTOMER_CREATED' | 'CUSTOMER_UPDATED', customer: CustomerRecord): Promise<void> {
-    const wire = JSON.parse(customer.json) as {
+  async add(tx: EntityManager, type: CustomerEventType, change: CustomerChange): Promise<void> {
+    const wire = JSON.parse(change.json) as {
       name: string;
       status: CustomerStatus;
       currencyId: string | null;
@@ -22,18 +29,18 @@ export class CustomerEvents {
     };
     await this.outbox.add(tx, {
       type,
-      companyId,
-      subject: customer.number,
+      companyId: change.companyId,
+      subject: change.number,
       // The API shows UTC without a zone; the envelope's time carries it.
       time: `${wire.lastModifiedDateTime}Z`,
       data: {
-        number: customer.number,
+        number: change.number,
         name: wire.name,
         status: wire.status,
         currencyId: wire.currencyId,
-        version: customer.version,
+        version: change.version,
         lastModifiedDateTime: wire.lastModifiedDateTime,
-        link: customerLink(customer.number),
+        link: customerLink(change.number),
       },
     });
   }
