@@ -13,10 +13,12 @@ import { CustomersV3Controller } from './customers/customers-v3.controller';
 import { CUSTOMER_SETTINGS, type CustomerSettings } from './customers/customer-settings';
 import { CUSTOMER_PROVIDERS } from './customers/customers.providers';
 import { CUSTOMERS_ENTITIES, CUSTOMERS_MIGRATIONS } from './database';
+import { NameCountsModule } from './name-counts/name-counts.module';
 
 @Module({})
 export class CustomersAppModule {
   static forRoot(config: CustomersConfig): DynamicModule {
+    const settings = customerSettingsFrom(config);
     return {
       module: CustomersAppModule,
       imports: [
@@ -34,6 +36,7 @@ export class CustomersAppModule {
         MessagingModule.forRoot(messagingOptionsFrom(config, { clientId: 'customers-v1' })),
         AuthModule.forRoot(authSettingsFrom(config), { requireApplicationType: true }),
         HealthModule.forRoot(),
+        NameCountsModule.forRoot(settings.nameCounts),
         OpenApiModule.forRoot({
           title: 'Customers',
           version: '1',
@@ -42,7 +45,7 @@ export class CustomersAppModule {
         }),
       ],
       controllers: [CustomersController, CustomersV3Controller],
-      providers: [...CUSTOMER_PROVIDERS, { provide: CUSTOMER_SETTINGS, useValue: customerSettingsFrom(config) }],
+      providers: [...CUSTOMER_PROVIDERS, { provide: CUSTOMER_SETTINGS, useValue: settings }],
     };
   }
 }

@@ -1,5 +1,4 @@
 import type { Provider } from '@nestjs/common';
-import { CustomerNameCounts } from './repository/customer-name-counts';
 import { CustomersRepository } from './repository/customers.repository';
 import { CreateCustomer } from './use-cases/create-customer.use-case';
 import { CustomerEvents } from '../events/customer-events';
@@ -10,4 +9,4 @@ import { ListCustomersV3 } from './use-cases/list-customers-v3.use-case';
 import { UpdateCustomer } from './use-cases/update-customer.use-case';
 
 /** The customer use cases (one per operation) and what they write through. */
-export const CUSTOMER_PROVIDERS: Provider[] = [CustomersRepository, CustomerNameCounts, CustomerEvents, ListCustomers, GetCustomer, CreateCustomer, UpdateCustomer, ListCustomersV3, ListCustomerLocations];
+export const CUSTOMER_PROVIDERS: Provider[] = [CustomersRepository, CustomerEvents, ListCustomers, GetCustomer, CreateCustomer, UpdateCustomer, ListCustomersV3, ListCustomerLocations];
