@@ -3,6 +3,9 @@ import tseslint from 'typescript-eslint';
 
 const TEST_FILES = ['**/*.spec.ts', '**/*.int-spec.ts', '**/*.e2e-spec.ts'];
 
+// A source file a newcomer can read in one sitting (issue 41): tests and generated code aside.
+const MAX_SOURCE_LINES = 300;
+
 // Scopes: a service's own libraries serve that service only; shared code uses shared code only.
 const SCOPE_RULES = [
   { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
@@ -55,6 +58,14 @@ export default tseslint.config(
       ]),
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    files: ['**/*.{ts,tsx,mts,cts,js,mjs,cjs}'],
+    ignores: [...TEST_FILES, '**/generated/**'],
+    rules: {
+      // Every line counts, blank and comment too, as a reader meets them.
+      'max-lines': ['error', { max: MAX_SOURCE_LINES, skipBlankLines: false, skipComments: false }],
     },
   },
   {

@@ -15,10 +15,12 @@ import { CustomersV3Controller } from './customers/customers-v3.controller';
 import { CUSTOMER_SETTINGS, type CustomerSettings } from './customers/customer-settings';
 import { CUSTOMER_PROVIDERS } from './customers/customers.providers';
 import { CUSTOMERS_ENTITIES, CUSTOMERS_MIGRATIONS } from './database';
+import { NameCountsModule } from './name-counts/name-counts.module';
 
 @Module({})
 export class CustomersAppModule {
   static forRoot(config: CustomersConfig): DynamicModule {
+    const settings = customerSettingsFrom(config);
     return {
       module: CustomersAppModule,
       imports: [
@@ -36,6 +38,7 @@ export class CustomersAppModule {
         MessagingModule.forRoot(messagingOptionsFrom(config, { clientId: 'customers-v1' })),
         AuthModule.forRoot(authSettingsFrom(config), { requireApplicationType: true, internalApi: internalApiAuthFrom(config, 'customers-v1') }),
         HealthModule.forRoot(),
+        NameCountsModule.forRoot(settings.nameCounts),
         OpenApiModule.forRoot({
           title: 'Customers',
           version: '1',
@@ -44,7 +47,7 @@ export class CustomersAppModule {
         }),
       ],
       controllers: [CustomersController, CustomersV3Controller, CustomersInternalController],
-      providers: [...CUSTOMER_PROVIDERS, { provide: CUSTOMER_SETTINGS, useValue: customerSettingsFrom(config) }],
+      providers: [...CUSTOMER_PROVIDERS, { provide: CUSTOMER_SETTINGS, useValue: settings }],
     };
   }
 }

@@ -36,8 +36,8 @@ export class CustomersConfig extends WithInternalApi(KafkaServiceConfig) {
 
   /**
    * Once a company keeps its most fragments, a new one replaces the least recently used at most this
-   * often (per process): a client cycling broad fragments costs one backfill per interval, not a
-   * stream of them (issue 31). 0: no limit.
+   * often, across all replicas (the database keeps the time): a client cycling broad fragments costs
+   * one backfill per interval, not a stream of them (issue 31). 0: no limit.
    */
   @Transform(toInt)
   @IsInt()

@@ -11,6 +11,7 @@ import { RestoreNameCellsClear1766300000000 } from './migrations/1766300000000-r
 import { RegisterNameFragmentsWithoutBlocking1766400000000 } from './migrations/1766400000000-register-name-fragments-without-blocking';
 import { EnableTenantViews1766700000000 } from './migrations/1766700000000-enable-tenant-views';
 import { CreateCustomerBucketFunctions1766800000000 } from './migrations/1766800000000-create-customer-bucket-functions';
+import { CreateNameRegistrationLimits1766950000000 } from './migrations/1766950000000-create-name-registration-limits';
 
 /** Everything this service keeps in its database; the migrations are the schema's source of truth. */
 export const CUSTOMERS_ENTITIES = [CustomerEntity, CustomerNumberCounterEntity, ...OUTBOX_ENTITIES];
@@ -26,6 +27,7 @@ export const CUSTOMERS_MIGRATIONS = [
   RegisterNameFragmentsWithoutBlocking1766400000000,
   EnableTenantViews1766700000000,
   CreateCustomerBucketFunctions1766800000000,
+  CreateNameRegistrationLimits1766950000000,
   // The transactional outbox of this service's events (libs/messaging).
   ...OUTBOX_MIGRATIONS,
 ];

@@ -1,4 +1,4 @@
-import { ValidationFailedError } from '@erp/errors';
+import { refuseUnknownParameters, ValidationFailedError } from '@erp/errors';
 import { parseV1DateTimeFilter, parseV1Paging, type V1DateTimeFilter, type V1PageRequest } from '@erp/paging';
 import { CUSTOMER_STATUSES, type CustomerStatus } from './customer-status';
 
@@ -38,16 +38,11 @@ function single(query: Query, name: string, maxLength: number): string | undefin
 }
 
 /**
- * Reads the customer list query. Unknown parameters are refused with a 400 naming them: a
- * misspelt filter must not silently return every customer.
+ * Reads the customer list query. Unknown parameters are refused with a 400 naming them
+ * (`refuseUnknownParameters`): a misspelt filter must not silently return every customer.
  */
 export function parseCustomerListQuery(query: Query, maxPageSize: number): CustomerListQuery {
-  const unknown = Object.keys(query).filter((key) => !KNOWN_PARAMETERS.has(key));
-  if (unknown.length > 0) {
-    throw new ValidationFailedError(
-      unknown.map((field) => ({ field, message: 'is not a filter of this endpoint', code: '0003-UnknownProperty' })),
-    );
-  }
+  refuseUnknownParameters(query, KNOWN_PARAMETERS);
   const status = single(query, 'status', 20);
   if (status !== undefined && !(CUSTOMER_STATUSES as readonly string[]).includes(status)) {
     throw ValidationFailedError.of('status', `must be one of ${CUSTOMER_STATUSES.join(', ')}`);

@@ -1,11 +1,13 @@
+import type { RunSql } from '@erp/database';
 import { v1PageBodyFromJson } from '@erp/paging';
 import type { CustomerListQuery } from './customer-list.query';
 import { customerNameCountedPageQuery, isNameCountedListQuery, nameFragment } from './customer-name-counts.queries';
 import { customerTimeBucketedPageQuery, isTimeBucketedListQuery } from './customer-time-buckets.queries';
 import { CUSTOMER_JSON, customerBucketedPageQuery, customerCountQuery, customerPageQuery, isBucketedListQuery, type SqlQuery } from './customers.queries';
 
-/** Runs SQL and returns its rows: TypeORM's `DataSource.query` or pg's `Pool.query(...).rows`. */
-export type RunSql = <Row>(text: string, values: unknown[]) => Promise<Row[]>;
+// Runs SQL and returns its rows (TypeORM's `DataSource.query`, pg's `Pool.query(...).rows`): the
+// baseline and the specs name it from here.
+export type { RunSql };
 
 /** One page's records as JSON text, and the exact total when the page's statements know it. */
 export interface CustomerRows {

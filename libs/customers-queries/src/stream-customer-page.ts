@@ -1,11 +1,10 @@
-import { Readable } from 'node:stream';
-import type { ClientBase } from 'pg';
-import QueryStream from 'pg-query-stream';
-import { endReadTransaction } from '@erp/database';
+import type { Readable } from 'node:stream';
+import { type CheckedOutConnection, openReadOnlyCursor } from '@erp/database';
 import { v1PageChunks } from '@erp/paging';
 import type { CustomerListQuery } from './customer-list.query';
 import { isNameCountedListQuery, nameFragment } from './customer-name-counts.queries';
 import { customerPageStatement, type NameCountObserver } from './read-customer-page';
+import type { SqlQuery } from './customers.queries';
 
 /** Rows fetched per round trip of the cursor: a customer is about 700 bytes of JSON. */
 export const STREAM_BATCH_ROWS = 250;
@@ -18,7 +17,7 @@ export const STREAM_BATCH_ROWS = 250;
 export const STREAM_MIN_PAGE_SIZE = 500;
 
 /** A connection of its own for the cursor, and how to give it back (once). */
-export type StreamConnection = () => Promise<{ client: ClientBase; release: (error?: Error) => void }>;
+export type StreamConnection = () => Promise<CheckedOutConnection>;
 
 /**
  * One page of the v1 list, as the body's chunks while the statement's cursor still runs, for the
@@ -34,8 +33,8 @@ export type StreamConnection = () => Promise<{ client: ClientBase; release: (err
  * Undefined for any other request (a smaller page, a filter counted from the rows; no connection
  * is taken) and when the statement returned no row (a page past the end, or a name the company
  * keeps no counts of): the caller then reads the page with readCustomerPage, which counts. The
- * connection is released once, however the stream ends; an error after the first chunk can only
- * cut the body short (the status line is sent), never make a wrong page.
+ * cursor, its read-only transaction and the connection are @erp/database's `openReadOnlyCursor`:
+ * released once, however the stream ends.
  */
 export async function streamCustomerPage(
   connect: StreamConnection,
@@ -45,46 +44,23 @@ export async function streamCustomerPage(
 ): Promise<Readable | undefined> {
   const statement = query.page.pageSize >= STREAM_MIN_PAGE_SIZE ? customerPageStatement(companyId, query) : undefined;
   if (!statement) return undefined;
-  const { client, release } = await connect();
-  // A cursor lives in a transaction: the one that binds its timeouts and tenant (@erp/database).
-  let rows: QueryStream;
-  let first: IteratorResult<{ total: number; json: string }>;
-  let cursor: AsyncIterator<{ total: number; json: string }>;
-  try {
-    await client.query('BEGIN READ ONLY');
-    rows = client.query(new QueryStream(statement.text, statement.values, { batchSize: STREAM_BATCH_ROWS }));
-    cursor = (rows as AsyncIterable<{ total: number; json: string }>)[Symbol.asyncIterator]();
-    first = await cursor.next();
-  } catch (error) {
-    await endReadTransaction(client, release);
-    throw error;
-  }
-  if (first.done) {
-    rows.destroy();
-    await endReadTransaction(client, release);
+  const { cursor } = await openReadOnlyCursor<PageRow, { statement: SqlQuery }>(await connect(), { batchRows: STREAM_BATCH_ROWS }, async () => ({ statement }));
+  const first = await cursor.first();
+  if (first === undefined) {
+    await cursor.close();
     return undefined;
   }
   if (isNameCountedListQuery(query) && query.name !== undefined) names?.counted(companyId, nameFragment(query.name));
-  return Readable.from(body(client, first.value, cursor, rows, query.page.maxPageSize, release), { objectMode: false });
+  return cursor.body(v1PageChunks(records(first, cursor.rows()), first.total, query.page.maxPageSize));
 }
 
-async function* body(
-  client: ClientBase,
-  first: { total: number; json: string },
-  cursor: AsyncIterator<{ total: number; json: string }>,
-  rows: QueryStream,
-  maxPageSize: number,
-  release: (error?: Error) => void,
-): AsyncGenerator<string> {
-  try {
-    yield* v1PageChunks(records(first, cursor), first.total, maxPageSize);
-  } finally {
-    rows.destroy();
-    await endReadTransaction(client, release);
-  }
+/** A row of the page statement: the page's total in every row, and the record's JSON. */
+interface PageRow {
+  total: number;
+  json: string;
 }
 
-async function* records(first: { json: string }, cursor: AsyncIterator<{ json: string }>): AsyncGenerator<string> {
+async function* records(first: PageRow, rest: AsyncIterable<PageRow>): AsyncGenerator<string> {
   yield first.json;
-  for (let next = await cursor.next(); !next.done; next = await cursor.next()) yield next.value.json;
+  for await (const row of rest) yield row.json;
 }

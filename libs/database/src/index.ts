@@ -44,7 +44,14 @@ export { serverRunAs } from './embedded-postgres/os-user';
 export { namedQuery } from './sql/named-query';
 export { updateOrInsert, type UpdateOrInsertStatements } from './sql/update-or-insert';
 export { queryRows } from './sql/query-rows';
-export { endReadTransaction } from './sql/end-read';
+export {
+  type CheckedOutConnection,
+  openReadOnlyCursor,
+  ReadOnlyCursor,
+  type ReadOnlyCursorOptions,
+  type RunSql,
+  type SqlStatement,
+} from './sql/read-only-cursor';
 export { isPgInteger, PG_INTEGER_MAX, PG_INTEGER_MIN } from './sql/integer-range';
 export { currentTenantScope, runAsCompany, runAsService, type TenantScope } from './tenancy/tenant-scope';
 export { COMPANY_SETTING, tenantRoleName } from './tenancy/tenant-role';

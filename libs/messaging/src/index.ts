@@ -16,14 +16,9 @@ export { carrierFromKafkaHeaders, kafkaTraceHeaders, traceCreate, traceProcess }
 
 // Framework-free parts (usable outside Nest: tests, tools).
 export { InvalidEventError, Outbox, OUTBOX_CHANNEL, type OutboxEventInput, type OutboxOptions } from './outbox/outbox';
-export {
-  type OutboxBacklog,
-  outboxBacklog,
-  OutboxRelay,
-  OUTBOX_RELAY_LOCK_KEY,
-  type OutboxRelayOptions,
-  type OutboxRelayStatus,
-} from './outbox/outbox-relay';
+export { type EventProducer } from './outbox/event-producer';
+export { OutboxRelay, OUTBOX_RELAY_LOCK_KEY, type OutboxRelayOptions, type OutboxRelayStatus } from './outbox/outbox-relay';
+export { type OutboxBacklog, outboxBacklog } from './outbox/outbox-backlog';
 export {
   EventConsumer,
   type EventConsumerOptions,

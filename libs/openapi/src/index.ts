@@ -3,3 +3,4 @@ export * from './decorators';
 export * from './build-document';
 export * from './openapi.module';
 export * from './merge';
+export * from './content-types';

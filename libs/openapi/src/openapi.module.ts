@@ -3,6 +3,7 @@ import { ApplicationConfig, HttpAdapterHost, ModulesContainer } from '@nestjs/co
 import { ApiExcludeController, type OpenAPIObject } from '@nestjs/swagger';
 import { Public } from '@erp/auth';
 import { buildOpenApiDocument, type OpenApiAudience, type OpenApiDocumentOptions } from './build-document';
+import { JSON_TYPE } from './content-types';
 
 const OPENAPI_OPTIONS = Symbol('OPENAPI_OPTIONS');
 
@@ -24,14 +25,14 @@ export class OpenApiController {
   ) {}
 
   @Get('openapi.json')
-  @Header('content-type', 'application/json; charset=utf-8')
+  @Header('content-type', JSON_TYPE)
   @Header('cache-control', 'no-cache')
   get(): string {
     return this.document('public');
   }
 
   @Get('internal/openapi.json')
-  @Header('content-type', 'application/json; charset=utf-8')
+  @Header('content-type', JSON_TYPE)
   @Header('cache-control', 'no-cache')
   getInternal(): string {
     return this.document('internal');

@@ -1,6 +1,6 @@
 import { isCellListQuery, orderCellPageQuery, orderPageStartQuery } from './order-list-cells';
 import { parseSalesOrderListQuery } from './sales-order-list.query';
-import { SUMMARY_JSON } from './sales-orders.queries';
+import { SUMMARY_JSON } from './order-json';
 
 const parse = (query: Record<string, string>, type?: 'SO') => parseSalesOrderListQuery(query, type);
 

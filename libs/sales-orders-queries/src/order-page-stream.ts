@@ -1,14 +1,13 @@
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import type { ClientBase } from 'pg';
-import QueryStream from 'pg-query-stream';
-import { endReadTransaction } from '@erp/database';
+import { openReadOnlyCursor, type RunSql } from '@erp/database';
 import { v3NextPage, v3PageChunks } from '@erp/paging';
 import type { SalesOrderListQuery } from './sales-order-list.query';
 import { isCellListQuery, orderCellPageQuery, orderPageStartQuery, type OrderPageStart } from './order-list-cells';
 import { listJson, orderCountQuery, orderPageQuery, type SqlQuery } from './sales-orders.queries';
 
-/** Runs one statement on the page's connection and returns its rows. */
-export type RunSql = <Row>(text: string, values: unknown[]) => Promise<Row[]>;
+// Runs one statement on the page's connection and returns its rows (prepare's argument).
+export type { RunSql };
 
 /** What a page needs before its first row is sent: the count, the page query and the next link. */
 export interface PageSource {
@@ -42,10 +41,10 @@ export const SMALL_BATCH_ROWS = 250;
  * exists, and the service adds little to the time the database itself needs.
  *
  * The count and the rows are read in one REPEATABLE READ, READ ONLY transaction on `client`, so
- * `totalCount` and the page agree. However the stream ends (last row sent, client gone, database
- * error) the cursor is closed, the transaction ended and `release` called once. An error after
- * the first bytes were sent can only cut the response short (the status line is gone): the
- * client sees invalid JSON, never a wrong page.
+ * `totalCount` and the page agree (@erp/database's `openReadOnlyCursor`, which closes the cursor,
+ * ends the transaction and calls `release` once, however the stream ends). An error after the
+ * first bytes were sent can only cut the response short (the status line is gone): the client
+ * sees invalid JSON, never a wrong page.
  */
 export async function openPageStream(
   client: ClientBase,
@@ -53,16 +52,15 @@ export async function openPageStream(
   batchRows: number,
   release: (error?: Error) => void,
 ): Promise<Readable> {
-  const run: RunSql = async <Row>(text: string, values: unknown[]) => (await client.query(text, values)).rows as Row[];
-  try {
-    await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-    const { total, page, nextPage } = await prepare(run);
-    const rows = client.query(new QueryStream(page.text, page.values, { batchSize: batchRows }));
-    return Readable.from(envelope(client, rows, total, nextPage, release), { objectMode: false });
-  } catch (error) {
-    await endReadTransaction(client, release);
-    throw error;
-  }
+  const { cursor, plan } = await openReadOnlyCursor<{ json: string }, PageSource & { statement: SqlQuery }>(
+    { client, release },
+    { repeatableRead: true, batchRows },
+    async (run) => {
+      const source = await prepare(run);
+      return { ...source, statement: source.page };
+    },
+  );
+  return cursor.body(v3PageChunks(jsonColumn(cursor.rows()), plan.total, plan.nextPage));
 }
 
 /**
@@ -101,19 +99,4 @@ export function openOrderPage(
 
 async function* jsonColumn(rows: AsyncIterable<{ json: string }>): AsyncGenerator<string> {
   for await (const row of rows) yield row.json;
-}
-
-async function* envelope(
-  client: ClientBase,
-  rows: QueryStream,
-  total: number,
-  nextPage: string | null,
-  release: (error?: Error) => void,
-): AsyncGenerator<string> {
-  try {
-    yield* v3PageChunks(jsonColumn(rows), total, nextPage);
-  } finally {
-    rows.destroy();
-    await endReadTransaction(client, release);
-  }
 }

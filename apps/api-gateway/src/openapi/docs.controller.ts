@@ -2,6 +2,7 @@ import { Controller, Get, Header, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { readFileSync } from 'node:fs';
 import { Public } from '@erp/auth';
+import { JSON_TYPE } from '@erp/openapi';
 import { OpenApiAggregator } from './openapi-aggregator';
 
 /** The standalone bundle of the `redoc` package, served from node_modules: no CDN. */
@@ -48,7 +49,7 @@ export class DocsController {
   constructor(private readonly aggregator: OpenApiAggregator) {}
 
   @Get('openapi.json')
-  @Header('content-type', 'application/json; charset=utf-8')
+  @Header('content-type', JSON_TYPE)
   @Header('cache-control', 'no-cache')
   openApi(): Promise<string> {
     return this.aggregator.document();

@@ -11,7 +11,7 @@ import type { AttachmentRevision } from './repository/attachments.repository';
 import { DownloadAttachment } from './use-cases/download-attachment.use-case';
 import { type MultipartBody, UploadAttachment, type UploadedAttachment } from './use-cases/upload-attachment.use-case';
 import { ApiBody, ApiConsumes, ApiOperation, ApiParam, ApiProduces, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { ApiAuthenticated, ApiErrors, LOCATION_HEADER, ref } from '@erp/openapi';
+import { ApiAuthenticated, ApiErrors, JSON_TYPE, LOCATION_HEADER, ref } from '@erp/openapi';
 
 type QueryParams = Record<string, string | string[] | undefined>;
 
@@ -127,7 +127,7 @@ export class AttachmentsController {
       case 'application/json': {
         const { prefix, suffix } = jsonFrame(attachment);
         reply
-          .type('application/json; charset=utf-8')
+          .type(JSON_TYPE)
           .header('content-length', String(Buffer.byteLength(prefix) + base64Length(attachment.size) + suffix.length));
         await reply.send(Readable.from(jsonBody(prefix, base64Of(bytes), suffix)));
         return;

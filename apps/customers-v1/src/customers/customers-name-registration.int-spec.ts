@@ -1,6 +1,7 @@
 import { Client } from 'pg';
 import { CUSTOMER_SETTINGS, type CustomerSettings } from './customer-settings';
-import { CustomerNameCounts } from './repository/customer-name-counts';
+import { NameCountScheduler } from '../name-counts/name-count-scheduler';
+import { NameFragmentRegistration } from '../name-counts/name-fragment-registration';
 import { expectedCustomerNumbers } from '../testing/customer-list-oracle';
 import type { CustomersTestApp } from '../testing/customers-test-app';
 import * as nameCounts from '../testing/customer-name-counts-testing';
@@ -166,7 +167,7 @@ describe('name-count registration beside writes', () => {
             .then((r) => r.text()),
         ),
       );
-      await names().settled();
+      await scheduler().settled();
     } finally {
       clearInterval(watch);
     }
@@ -207,7 +208,8 @@ describe('name-count registration beside writes', () => {
   });
 });
 
-const names = () => t.service.app.get(CustomerNameCounts);
+const names = () => t.service.app.get(NameFragmentRegistration);
+const scheduler = () => t.service.app.get(NameCountScheduler);
 
 const insert = (client: Client, number: string, name: string) =>
   client.query(
@@ -223,44 +225,6 @@ async function fragmentTotal(fragment: string): Promise<number> {
   return rows[0].n;
 }
 
-/** The cell function as the migrations left it (its definition and its `SELECT` body), read before the first change. */
-let migrated: { definition: string; body: string } | undefined;
-
-/**
- * Makes the registration's backfill slow (2 ms a matching row) and only it: the cell function
- * sleeps in read-only transactions, which is what the backfill's snapshot is and no write is. It
- * computes the bucket with the migrated body, whose width stays the schema's; `false` restores it.
- */
-async function slowBackfill(slow: boolean): Promise<void> {
-  if (migrated === undefined) {
-    const { rows } = await t.sql.query<{ definition: string; body: string }>(
-      `SELECT pg_get_functiondef(p.oid) AS definition, p.prosrc AS body FROM pg_proc p WHERE p.oid = 'customer_name_time_bucket(timestamptz)'::regprocedure`,
-    );
-    migrated = rows[0];
-  }
-  await t.sql.query(
-    slow
-      ? `CREATE OR REPLACE FUNCTION customer_name_time_bucket(at timestamptz) RETURNS integer LANGUAGE plpgsql IMMUTABLE AS $slow$
-         BEGIN
-           IF current_setting('transaction_read_only') = 'on' THEN PERFORM pg_sleep(0.001); END IF;
-           RETURN (${migrated.body});
-         END $slow$`
-      : migrated.definition,
-  );
-}
-
-/** Whether a session of the test database is in the backfill's sleep. */
-async function backfilling(): Promise<boolean> {
-  const { rows } = await t.sql.query(
-    `SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event = 'PgSleep'`,
-  );
-  return rows.length > 0;
-}
-
-async function waitForBackfill(): Promise<void> {
-  for (let attempt = 0; attempt < 250; attempt++) {
-    if (await backfilling()) return;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error('the backfill never started');
-}
+const slowBackfill = (slow: boolean) => nameCounts.setBackfill(t.sql, slow ? 'slow' : 'normal');
+const backfilling = () => nameCounts.backfilling(t.sql);
+const waitForBackfill = () => nameCounts.waitForBackfill(t.sql);

@@ -2,7 +2,8 @@ import { getDataSourceToken } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { describeTenantWallRules, whileTenantViewAdmitsNothing } from '@erp/testing';
 import { CUSTOMERS_TENANT_TABLES } from '../migrations/1766700000000-enable-tenant-views';
-import { CustomerNameCounts } from './repository/customer-name-counts';
+import { NAME_REGISTRATION_LIMIT_TABLES } from '../migrations/1766950000000-create-name-registration-limits';
+import { NameCountScheduler } from '../name-counts/name-count-scheduler';
 import { startCustomersTestApp, type CustomersTestApp } from '../testing/customers-test-app';
 
 const A = '1000001';
@@ -30,20 +31,22 @@ describe('customers-v1 tenant wall', () => {
         expect(response.status).toBe(201);
       }
       expect((await list(company, '?name=walled')).status).toBe(200);
-      await t.service.app.get(CustomerNameCounts).settled();
+      await t.service.app.get(NameCountScheduler).settled();
     }
     const { rows } = await t.sql.query(`SELECT company_id, count(*)::int AS n FROM customer_name_fragments GROUP BY 1 ORDER BY 1`);
     expect(rows).toEqual([
       { company_id: A, n: 1 },
       { company_id: B, n: 1 },
     ]);
+    // The registrations above claimed each company's row; a deferred retry of each, to probe.
+    await t.sql.query(`INSERT INTO customer_name_retries (company_id, fragment, not_before) VALUES ($1, 'x', now()), ($2, 'x', now())`, [A, B]);
   });
 
   afterAll(async () => {
     await t?.close();
   });
 
-  describeTenantWallRules({ db: () => db, tables: CUSTOMERS_TENANT_TABLES, own: A, other: B });
+  describeTenantWallRules({ db: () => db, tables: [...CUSTOMERS_TENANT_TABLES, ...NAME_REGISTRATION_LIMIT_TABLES], own: A, other: B });
 
   it('still answers requests (the API filters by company as before), and work outside a request sees every company', async () => {
     expect(((await (await list(B)).json()) as unknown[]).length).toBe(2);

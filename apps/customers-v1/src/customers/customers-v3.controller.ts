@@ -3,12 +3,11 @@ import { ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { ApplicationTypeNotRequired, CompanyId } from '@erp/auth';
 import { NotFoundError, refuseUnknownParameters } from '@erp/errors';
-import { ApiAuthenticated, ApiErrors, ApiJsonResponse, ApiV3Paging, ref } from '@erp/openapi';
+import { ApiAuthenticated, ApiErrors, ApiJsonResponse, ApiV3Paging, JSON_TYPE, ref } from '@erp/openapi';
 import { CUSTOMER_V3_DEFAULT_PAGE_SIZE } from '@erp/customers-queries';
 import { ListCustomerLocations } from './use-cases/list-customer-locations.use-case';
 import { ListCustomersV3 } from './use-cases/list-customers-v3.use-case';
 
-const JSON_TYPE = 'application/json; charset=utf-8';
 const NUMBER_IN_PATH = /^[A-Za-z0-9][A-Za-z0-9._-]{0,29}$/;
 
 /**

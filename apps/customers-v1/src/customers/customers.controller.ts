@@ -14,6 +14,7 @@ import {
   ApiTimestampFilter,
   ApiV1Paging,
   ETAG_HEADER,
+  JSON_TYPE,
   LOCATION_HEADER,
   ref,
 } from '@erp/openapi';
@@ -24,7 +25,6 @@ import { GetCustomer } from './use-cases/get-customer.use-case';
 import { ListCustomers } from './use-cases/list-customers.use-case';
 import { UpdateCustomer } from './use-cases/update-customer.use-case';
 
-const JSON_TYPE = 'application/json; charset=utf-8';
 const NUMBER_IN_PATH = /^[A-Za-z0-9][A-Za-z0-9._-]{0,29}$/;
 
 /** A number that cannot exist is simply not found; it never reaches SQL. */

@@ -1,7 +1,7 @@
 import type { Client } from 'pg';
 import { expectWalkMatchesOracle } from '@erp/testing';
 import { customerOracleList } from './customer-list-oracle';
-import { CustomerNameCounts } from '../customers/repository/customer-name-counts';
+import { NameCountScheduler } from '../name-counts/name-count-scheduler';
 import { startCustomersTestApp, type CustomersTestApp } from './customers-test-app';
 
 /** The companies, thresholds and rows the name-count suites share. */
@@ -10,6 +10,14 @@ export const NAME_OTHER = '2000002';
 export const NAME_MIN_MATCHES = 50;
 export const NAME_PER_COMPANY = 4;
 
+/** The settings of the name-count suites' apps (and of a second replica of one). */
+export const NAME_COUNTS_ENV = {
+  CUSTOMER_MAX_PAGE_SIZE: '1000',
+  CUSTOMER_NAME_COUNT_MIN_MATCHES: String(NAME_MIN_MATCHES),
+  CUSTOMER_NAME_COUNTS_PER_COMPANY: String(NAME_PER_COMPANY),
+  CUSTOMER_NAME_COUNT_REPLACE_INTERVAL_MS: '0',
+};
+
 /**
  * customers-v1 with name counts from 50 matches, 4 per company, no limit on replacements (the suites
  * replace fragments one after another; a test turns it on), and 22k rows over six id buckets of 2^12
@@ -17,12 +25,7 @@ export const NAME_PER_COMPANY = 4;
  * LIKE's wildcards % and _ as plain characters.
  */
 export async function startNameCountsApp(): Promise<CustomersTestApp> {
-  const t = await startCustomersTestApp({
-    CUSTOMER_MAX_PAGE_SIZE: '1000',
-    CUSTOMER_NAME_COUNT_MIN_MATCHES: String(NAME_MIN_MATCHES),
-    CUSTOMER_NAME_COUNTS_PER_COMPANY: String(NAME_PER_COMPANY),
-    CUSTOMER_NAME_COUNT_REPLACE_INTERVAL_MS: '0',
-  });
+  const t = await startCustomersTestApp(NAME_COUNTS_ENV);
   await t.sql.query(
     `INSERT INTO customers (company_id, number, name, status, created_at, last_modified_at)
      SELECT CASE WHEN i % 10 = 0 THEN $2 ELSE $1 END, 'N' || lpad(i::text, 6, '0'),
@@ -47,7 +50,7 @@ export async function searchName(
   });
   expect(response.status).toBe(200);
   const records = (await response.json()) as Array<{ metadata: { totalCount: number } }>;
-  await t.service.app.get(CustomerNameCounts).settled();
+  await t.service.app.get(NameCountScheduler).settled();
   return records[0]?.metadata.totalCount;
 }
 
@@ -72,6 +75,53 @@ export async function expectNameCellsExact(sql: Client): Promise<void> {
      WHERE coalesce(k.counted, 0) <> coalesce(b.row_count, 0)`,
   );
   expect(rows).toEqual([]);
+}
+
+/** The cell function of each database as the migrations left it (definition and `SELECT` body), read before the first change. */
+const migratedBucketFunction = new Map<string, { definition: string; body: string }>();
+
+/**
+ * Makes the registration's backfill, and only it, slow (2 ms a matching row) or fail: the cell
+ * function sleeps (or raises) in read-only transactions, which is what the backfill's snapshot is
+ * and no write is. It computes the bucket with the migrated body, whose width stays the schema's;
+ * `normal` restores it.
+ */
+export async function setBackfill(sql: Client, mode: 'slow' | 'failing' | 'normal'): Promise<void> {
+  const database = (await sql.query<{ name: string }>(`SELECT current_database() AS name`)).rows[0].name;
+  let migrated = migratedBucketFunction.get(database);
+  if (migrated === undefined) {
+    const { rows } = await sql.query<{ definition: string; body: string }>(
+      `SELECT pg_get_functiondef(p.oid) AS definition, p.prosrc AS body FROM pg_proc p WHERE p.oid = 'customer_name_time_bucket(timestamptz)'::regprocedure`,
+    );
+    migrated = rows[0];
+    migratedBucketFunction.set(database, migrated);
+  }
+  const inBackfill = mode === 'slow' ? 'PERFORM pg_sleep(0.001);' : `RAISE EXCEPTION 'backfill failed (test)';`;
+  await sql.query(
+    mode === 'normal'
+      ? migrated.definition
+      : `CREATE OR REPLACE FUNCTION customer_name_time_bucket(at timestamptz) RETURNS integer LANGUAGE plpgsql IMMUTABLE AS $slow$
+         BEGIN
+           IF current_setting('transaction_read_only') = 'on' THEN ${inBackfill} END IF;
+           RETURN (${migrated.body});
+         END $slow$`,
+  );
+}
+
+/** Whether a session of the test database is in the slow backfill's sleep. */
+export async function backfilling(sql: Client): Promise<boolean> {
+  const { rows } = await sql.query(
+    `SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event = 'PgSleep'`,
+  );
+  return rows.length > 0;
+}
+
+export async function waitForBackfill(sql: Client): Promise<void> {
+  for (let attempt = 0; attempt < 250; attempt++) {
+    if (await backfilling(sql)) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error('the backfill never started');
 }
 
 /** The helpers above bound to a suite's app and headers (set in its beforeAll). */

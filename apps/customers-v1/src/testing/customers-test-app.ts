@@ -1,5 +1,5 @@
 import type { Client } from 'pg';
-import { startServiceTestApp, type ServiceTestApp } from '@erp/testing';
+import { type RunningTestService, startServiceTestApp, startTestService, type ServiceTestApp, testKafkaBrokers } from '@erp/testing';
 import { CustomersAppModule } from '../app.module';
 import { CustomersConfig } from '../config';
 import { CUSTOMERS_ENTITIES, CUSTOMERS_MIGRATIONS } from '../database';
@@ -18,6 +18,23 @@ export function startCustomersTestApp(env: Record<string, string> = {}): Promise
     entities: CUSTOMERS_ENTITIES,
     migrations: CUSTOMERS_MIGRATIONS,
     env,
+  });
+}
+
+/** Another customers-v1 process on `t`'s database, topics and keys, as `REPLICAS=2` runs it (`env` as `t`'s). */
+export function startCustomersReplica(t: CustomersTestApp, env: Record<string, string> = {}): Promise<RunningTestService> {
+  return startTestService({
+    name: 'customers-v1',
+    config: CustomersConfig,
+    module: (config) => CustomersAppModule.forRoot(config),
+    errorFamily: 'by-path',
+    env: {
+      DATABASE_URL: t.database.url,
+      KAFKA_BROKERS: testKafkaBrokers().join(','),
+      KAFKA_TOPIC_PREFIX: t.topicPrefix,
+      ...t.auth.serviceEnv,
+      ...env,
+    },
   });
 }
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { type SalesOrderEventData, salesOrderLink, salesOrderSubject, type SalesOrderStatus } from '@erp/contracts';
-import { Outbox } from '@erp/messaging';
+import { type DomainEvent, type SalesOrderEventData, salesOrderLink, salesOrderSubject, type SalesOrderStatus } from '@erp/contracts';
+import { type EventProducer, Outbox } from '@erp/messaging';
 
 export type SalesOrderEventType = 'SALESORDER_CREATED' | 'SALESORDER_UPDATED' | 'SALESORDER_DELETED';
 
@@ -27,11 +27,11 @@ export interface SalesOrderChange {
  * the commit, keyed by company and order so one order's events stay in order.
  */
 @Injectable()
-export class SalesOrderEvents {
+export class SalesOrderEvents implements EventProducer<SalesOrderEventType, SalesOrderChange> {
   constructor(private readonly outbox: Outbox) {}
 
-  async add(manager: EntityManager, type: SalesOrderEventType, change: SalesOrderChange): Promise<void> {
-    await this.outbox.add(manager, {
+  add(tx: EntityManager, type: SalesOrderEventType, change: SalesOrderChange): Promise<DomainEvent<SalesOrderEventType>> {
+    return this.outbox.add(tx, {
       type,
       companyId: change.companyId,
       subject: salesOrderSubject(change.type, change.orderId),

@@ -1,9 +1,10 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiBody } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { ApiErrors, ApiJsonResponse, LOCATION_HEADER, ref } from '@erp/openapi';
+import { ApiErrors, ApiJsonResponse, JSON_TYPE, LOCATION_HEADER, ref } from '@erp/openapi';
 
-export const JSON_TYPE = 'application/json; charset=utf-8';
+// The inventory and pricing controllers take it from here with the PUT answer.
+export { JSON_TYPE };
 
 /**
  * The answer of a PUT that creates or replaces a whole record (the inventory item and price rule

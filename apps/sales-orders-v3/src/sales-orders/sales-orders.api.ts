@@ -1,12 +1,10 @@
 import { applyDecorators, Header } from '@nestjs/common';
 import { ApiParam, ApiQuery } from '@nestjs/swagger';
-import { ApiErrors, ApiExpand, ApiFilter, ApiJsonResponse, ApiV3Paging, ref } from '@erp/openapi';
+import { ApiErrors, ApiExpand, ApiFilter, ApiJsonResponse, ApiV3Paging, JSON_TYPE, ref } from '@erp/openapi';
 import { EXPAND_NOTHING, EXPAND_PARTS, ORDER_STATUSES, ORDER_TYPE_CODES } from '@erp/sales-orders-queries';
 
-/** The pieces the sales-orders controllers share: query parameters, content type, path parameters, documented answers. */
+/** The pieces the sales-orders controllers share: query parameters, path parameters, documented answers. */
 export type QueryParams = Record<string, string | string[] | undefined>;
-
-export const JSON_TYPE = 'application/json; charset=utf-8';
 
 export const EXPAND_VALUES = [...EXPAND_PARTS, 'all'];
 /** One order also takes the v3 document's `None` (its default); the lists' `expand` is this product's own. */

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { SupplierInvoiceCreated, supplierInvoiceLink, SupplierInvoiceUpdated } from '@erp/contracts';
-import { Outbox } from '@erp/messaging';
+import { type DomainEvent, SupplierInvoiceCreated, supplierInvoiceLink, SupplierInvoiceUpdated } from '@erp/contracts';
+import { type EventProducer, Outbox } from '@erp/messaging';
 
 interface InvoiceJson {
   referenceNumber: string;
@@ -38,32 +38,26 @@ export function supplierInvoiceEventData(written: WrittenInvoice): SupplierInvoi
   };
 }
 
+export type SupplierInvoiceEventType = typeof SupplierInvoiceCreated.TYPE | typeof SupplierInvoiceUpdated.TYPE;
+
+/** An invoice change as its event describes it: the company and the invoice just written. */
+export interface SupplierInvoiceChange extends WrittenInvoice {
+  companyId: string;
+}
+
 /**
  * SUPPLIERINVOICE_CREATED / _UPDATED, added to the outbox in the change's own transaction (after
  * the write, which holds the invoice's row lock, so one invoice's events keep commit order).
  */
 @Injectable()
-export class SupplierInvoiceEvents {
+export class SupplierInvoiceEvents implements EventProducer<SupplierInvoiceEventType, SupplierInvoiceChange> {
   constructor(private readonly outbox: Outbox) {}
 
-  async created(tx: EntityManager, companyId: string, invoice: WrittenInvoice): Promise<void> {
-    await this.add(tx, SupplierInvoiceCreated.TYPE, companyId, invoice);
-  }
-
-  async updated(tx: EntityManager, companyId: string, invoice: WrittenInvoice): Promise<void> {
-    await this.add(tx, SupplierInvoiceUpdated.TYPE, companyId, invoice);
-  }
-
-  private async add(
-    tx: EntityManager,
-    type: typeof SupplierInvoiceCreated.TYPE | typeof SupplierInvoiceUpdated.TYPE,
-    companyId: string,
-    invoice: WrittenInvoice,
-  ): Promise<void> {
-    const data = supplierInvoiceEventData(invoice);
-    await this.outbox.add(tx, {
+  add(tx: EntityManager, type: SupplierInvoiceEventType, change: SupplierInvoiceChange): Promise<DomainEvent<SupplierInvoiceEventType>> {
+    const data = supplierInvoiceEventData(change);
+    return this.outbox.add(tx, {
       type,
-      companyId,
+      companyId: change.companyId,
       subject: data.referenceNumber,
       // The API shows UTC without a zone; the envelope's time carries it.
       time: `${data.lastModifiedDateTime}Z`,

@@ -1,4 +1,4 @@
-import { ValidationFailedError } from '@erp/errors';
+import { refuseUnknownParameters, ValidationFailedError } from '@erp/errors';
 import { parseV1DateTimeFilter, parseV1Paging, type V1DateTimeFilter, type V1PageRequest } from '@erp/paging';
 import { DOCUMENT_TYPES, INVOICE_STATUSES, type DocumentType, type InvoiceStatus } from './supplier-invoice.entity';
 
@@ -39,16 +39,12 @@ function oneOf<T extends string>(query: Query, name: string, allowed: readonly T
 }
 
 /**
- * Reads the supplier invoice list query. Unknown parameters are refused with a 400 naming them: a
- * misspelt filter must not silently return every invoice. `supplier` is the supplier's number.
+ * Reads the supplier invoice list query. Unknown parameters are refused with a 400 naming them
+ * (`refuseUnknownParameters`): a misspelt filter must not silently return every invoice.
+ * `supplier` is the supplier's number.
  */
 export function parseSupplierInvoiceListQuery(query: Query, maxPageSize: number): SupplierInvoiceListQuery {
-  const unknown = Object.keys(query).filter((key) => !KNOWN_PARAMETERS.has(key));
-  if (unknown.length > 0) {
-    throw new ValidationFailedError(
-      unknown.map((field) => ({ field, message: 'is not a filter of this endpoint', code: '0003-UnknownProperty' })),
-    );
-  }
+  refuseUnknownParameters(query, KNOWN_PARAMETERS);
   return {
     page: parseV1Paging(query, maxPageSize),
     status: oneOf(query, 'status', INVOICE_STATUSES),

@@ -18,12 +18,12 @@ import {
   ApiTimestampFilter,
   ApiV1Paging,
   ETAG_HEADER,
+  JSON_TYPE,
   LOCATION_HEADER,
   ref,
 } from '@erp/openapi';
 import { DOCUMENT_TYPES, INVOICE_STATUSES } from './supplier-invoice.entity';
 
-const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** A number that cannot exist is simply not found; it never reaches SQL. */
 function checkReference(referenceNumber: string): string {

@@ -124,8 +124,8 @@ export async function startWebhooksTestApp(
     module: (config) => WebhookPublisherAppModule.forRoot(config, overrides),
     errorFamily: 'problem',
   });
-  const consumer = service.app.get(KafkaEventTransport).consumer(CONSUMER_GROUP);
-  await consumer?.ready();
+  // Every topic's consumer of the group (none when WEBHOOKS_CONSUMER is off).
+  await service.app.get(KafkaEventTransport).ready(CONSUMER_GROUP);
   const sql = new Client({ connectionString: database.url });
   await sql.connect();
   const http = new RecordingFetch(service.url);

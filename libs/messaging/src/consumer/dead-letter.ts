@@ -1,4 +1,5 @@
-import { type IHeaders, type Kafka, type Message, Partitioners, type Producer } from 'kafkajs';
+import type { IHeaders, Kafka, Message } from 'kafkajs';
+import { OrderedProducer } from '../kafka/ordered-producer';
 
 /** Headers a dead-lettered message carries, besides its original ones. */
 export const DEAD_LETTER_HEADERS = {
@@ -52,51 +53,27 @@ export function deadLetterHeaders(original: IHeaders | undefined, details: DeadL
   };
 }
 
-/** Publishes dead letters with an idempotent, acks=all producer, connected on first use. */
+/** Publishes dead letters with the lib's ordered producer (idempotent, acks=all), connected on first use. */
 export class KafkaDeadLetterSink implements DeadLetterSink {
-  private producer?: Producer;
-  private connecting?: Promise<Producer>;
+  private readonly producer: OrderedProducer;
 
-  constructor(private readonly kafka: Kafka) {}
+  constructor(kafka: Kafka) {
+    this.producer = new OrderedProducer(kafka);
+  }
 
   async send(letter: DeadLetter): Promise<void> {
-    const producer = await this.connect();
+    const producer = await this.producer.connect();
     const message: Message = { key: letter.key, value: letter.value, headers: letter.headers };
     try {
       await producer.send({ topic: letter.topic, acks: -1, messages: [message] });
     } catch (error) {
       // Start with a fresh producer next time (a stale producer id keeps failing otherwise).
-      await this.close();
+      await this.producer.drop();
       throw error;
     }
   }
 
-  async close(): Promise<void> {
-    const producer = this.producer;
-    this.producer = undefined;
-    this.connecting = undefined;
-    await producer?.disconnect().catch(() => undefined);
-  }
-
-  private connect(): Promise<Producer> {
-    if (this.producer) return Promise.resolve(this.producer);
-    this.connecting ??= (async () => {
-      const producer = this.kafka.producer({
-        idempotent: true,
-        maxInFlightRequests: 1,
-        createPartitioner: Partitioners.DefaultPartitioner,
-        retry: { retries: 3, initialRetryTime: 100, maxRetryTime: 1_000 },
-      });
-      try {
-        await producer.connect();
-      } catch (error) {
-        this.connecting = undefined;
-        await producer.disconnect().catch(() => undefined);
-        throw error;
-      }
-      this.producer = producer;
-      return producer;
-    })();
-    return this.connecting;
+  close(): Promise<void> {
+    return this.producer.drop();
   }
 }

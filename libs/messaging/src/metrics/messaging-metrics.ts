@@ -1,5 +1,5 @@
 import { defineGauge } from '@erp/observability';
-import type { OutboxBacklog } from '../outbox/outbox-relay';
+import type { OutboxBacklog } from '../outbox/outbox-backlog';
 
 /**
  * Where each service's outbox backlog is read from at scrape time. Keyed by service, so a test

@@ -14,7 +14,8 @@ import type { DataSource } from 'typeorm';
 import { connectionConfigOf, type PostgresDataSourceOptions } from '@erp/database';
 import { ReadinessChecks } from '@erp/observability';
 import { reportOutboxBacklog } from '../metrics/messaging-metrics';
-import { type OutboxBacklog, outboxBacklog, OutboxRelay, type OutboxRelayStatus } from '../outbox/outbox-relay';
+import { type OutboxBacklog, outboxBacklog } from '../outbox/outbox-backlog';
+import { OutboxRelay, type OutboxRelayStatus } from '../outbox/outbox-relay';
 import { MESSAGING_OPTIONS, type MessagingModuleOptions } from './messaging-options';
 
 /**

@@ -1,4 +1,4 @@
-import { JoinGroupResult } from '../group/consumer-group';
+import { JoinGroupResult } from '../group/group-protocol.types';
 import { ApiKey } from '../protocol/api-keys';
 import { ErrorCode } from '../protocol/error-codes';
 import { ApiHandler, responseWithThrottle } from './handler';

@@ -1,4 +1,4 @@
-import { OffsetToCommit } from '../group/consumer-group';
+import { OffsetToCommit } from '../group/group-protocol.types';
 import { ApiKey } from '../protocol/api-keys';
 import { ErrorCode } from '../protocol/error-codes';
 import { ApiHandler, responseWithThrottle } from './handler';

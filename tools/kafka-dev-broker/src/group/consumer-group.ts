@@ -1,75 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { KafkaDevBrokerLogger } from '../logger';
 import { ErrorCode } from '../protocol/error-codes';
-
-/** The classic (pre-KIP-848) group states, as DescribeGroups reports them. */
-export type GroupState = 'Empty' | 'PreparingRebalance' | 'CompletingRebalance' | 'Stable';
-
-export interface GroupProtocol {
-  readonly name: string;
-  readonly metadata: Buffer;
-}
-
-export interface JoinGroupRequest {
-  readonly memberId: string;
-  readonly clientId: string;
-  readonly clientHost: string;
-  readonly sessionTimeoutMs: number;
-  readonly rebalanceTimeoutMs: number;
-  readonly protocolType: string;
-  readonly protocols: readonly GroupProtocol[];
-}
-
-export interface JoinGroupResult {
-  readonly errorCode: ErrorCode;
-  readonly generationId: number;
-  readonly protocolName: string;
-  readonly leaderId: string;
-  readonly memberId: string;
-  /** Only the leader gets the members (with their subscription metadata); it computes the assignment. */
-  readonly members: readonly { memberId: string; metadata: Buffer }[];
-}
-
-export interface SyncGroupResult {
-  readonly errorCode: ErrorCode;
-  readonly assignment: Buffer;
-}
-
-export interface CommittedOffset {
-  readonly offset: number;
-  readonly metadata: string | null;
-}
-
-export interface OffsetToCommit extends CommittedOffset {
-  readonly topic: string;
-  readonly partition: number;
-}
-
-export interface GroupMemberDescription {
-  readonly memberId: string;
-  readonly clientId: string;
-  readonly clientHost: string;
-  readonly metadata: Buffer;
-  readonly assignment: Buffer;
-}
-
-interface Member {
-  readonly id: string;
-  readonly clientId: string;
-  readonly clientHost: string;
-  sessionTimeoutMs: number;
-  rebalanceTimeoutMs: number;
-  protocolType: string;
-  protocols: readonly GroupProtocol[];
-  assignment: Buffer;
-  /** Set while the member's JoinGroup is parked until the rebalance completes. */
-  pendingJoin?: (result: JoinGroupResult) => void;
-  /** Set while a follower's SyncGroup is parked until the leader sends the assignment. */
-  pendingSync?: (result: SyncGroupResult) => void;
-  sessionTimer?: NodeJS.Timeout;
-}
-
-const EMPTY = Buffer.alloc(0);
+import { acceptsProtocols, EMPTY, joinError, type Member, selectProtocol, syncError } from './group-member';
+import { GroupOffsets } from './group-offsets';
+import type {
+  GroupMemberDescription,
+  GroupState,
+  JoinGroupRequest,
+  JoinGroupResult,
+  CommittedOffset,
+  OffsetToCommit,
+  SyncGroupResult,
+} from './group-protocol.types';
 
 /**
  * One consumer group and its rebalance protocol, following Kafka's GroupCoordinator:
@@ -78,7 +20,8 @@ const EMPTY = Buffer.alloc(0);
  * - the join phase completes when every member has rejoined, or at the rebalance timeout, which
  *   drops members that did not; the generation then increases and the leader gets the members;
  * - the leader's SyncGroup carries everyone's assignment and makes the group Stable.
- * Committed offsets live here too; they survive membership changes.
+ * Committed offsets live here too (GroupOffsets); they survive membership changes. Members and
+ * the choice of assignor: group-member.ts.
  */
 export class ConsumerGroup {
   state: GroupState = 'Empty';
@@ -87,7 +30,7 @@ export class ConsumerGroup {
   protocolName: string | null = null;
   leaderId: string | null = null;
   private readonly members = new Map<string, Member>();
-  private readonly offsets = new Map<string, Map<number, CommittedOffset>>();
+  private readonly offsets = new GroupOffsets();
   private rebalanceTimer?: NodeJS.Timeout;
 
   constructor(
@@ -96,7 +39,8 @@ export class ConsumerGroup {
   ) {}
 
   join(request: JoinGroupRequest): Promise<JoinGroupResult> {
-    if (!this.acceptsProtocols(request)) {
+    const others = [...this.members.values()].filter(({ id }) => id !== request.memberId);
+    if (!acceptsProtocols(others, request.protocolType, request.protocols)) {
       return Promise.resolve(joinError(ErrorCode.InconsistentGroupProtocol, request.memberId));
     }
     let member: Member;
@@ -187,27 +131,20 @@ export class ConsumerGroup {
   commit(generationId: number, memberId: string, offsets: readonly OffsetToCommit[]): ErrorCode {
     const errorCode = this.checkCommitter(generationId, memberId);
     if (errorCode !== ErrorCode.None) return errorCode;
-    for (const { topic, partition, offset, metadata } of offsets) {
-      let partitions = this.offsets.get(topic);
-      if (!partitions) {
-        partitions = new Map();
-        this.offsets.set(topic, partitions);
-      }
-      partitions.set(partition, { offset, metadata });
-    }
+    this.offsets.store(offsets);
     return ErrorCode.None;
   }
 
   committedOffset(topic: string, partition: number): CommittedOffset | undefined {
-    return this.offsets.get(topic)?.get(partition);
+    return this.offsets.get(topic, partition);
   }
 
   committedPartitions(): { topic: string; partitions: number[] }[] {
-    return [...this.offsets].map(([topic, partitions]) => ({ topic, partitions: [...partitions.keys()] }));
+    return this.offsets.partitions();
   }
 
   forgetTopic(topic: string): void {
-    this.offsets.delete(topic);
+    this.offsets.forgetTopic(topic);
   }
 
   describeMembers(): GroupMemberDescription[] {
@@ -241,15 +178,6 @@ export class ConsumerGroup {
     if (this.state === 'CompletingRebalance') return ErrorCode.RebalanceInProgress;
     this.touch(member);
     return ErrorCode.None;
-  }
-
-  /** A member may join only if it speaks the group's protocol type and shares an assignor with everyone. */
-  private acceptsProtocols(request: JoinGroupRequest): boolean {
-    if (request.protocols.length === 0) return false;
-    const others = [...this.members.values()].filter(({ id }) => id !== request.memberId);
-    if (others.length === 0) return true;
-    if (others.some(({ protocolType }) => protocolType !== request.protocolType)) return false;
-    return request.protocols.some(({ name }) => others.every((member) => supports(member, name)));
   }
 
   private prepareRebalance(reason: string): void {
@@ -300,7 +228,7 @@ export class ConsumerGroup {
       this.logger.debug('group empty', { groupId: this.groupId, generationId: this.generationId });
       return;
     }
-    const protocolName = this.selectProtocol(members);
+    const protocolName = selectProtocol(members);
     this.protocolName = protocolName;
     if (this.leaderId === null || !this.members.has(this.leaderId)) this.leaderId = members[0].id;
     const leaderId = this.leaderId;
@@ -328,19 +256,6 @@ export class ConsumerGroup {
       member.pendingJoin = undefined;
       this.touch(member);
     }
-  }
-
-  /** Like Kafka: among the assignors every member supports, the one most members list first wins. */
-  private selectProtocol(members: readonly Member[]): string {
-    const candidates = members[0].protocols
-      .map(({ name }) => name)
-      .filter((name) => members.every((member) => supports(member, name)));
-    const votes = new Map<string, number>(candidates.map((name) => [name, 0]));
-    for (const member of members) {
-      const preferred = member.protocols.find(({ name }) => votes.has(name));
-      if (preferred) votes.set(preferred.name, (votes.get(preferred.name) ?? 0) + 1);
-    }
-    return [...votes].reduce((best, entry) => (entry[1] > best[1] ? entry : best))[0];
   }
 
   private removeMember(member: Member, reason: string): void {
@@ -374,16 +289,4 @@ export class ConsumerGroup {
     }
     this.removeMember(member, 'session timed out');
   }
-}
-
-function supports(member: Member, protocolName: string): boolean {
-  return member.protocols.some(({ name }) => name === protocolName);
-}
-
-function joinError(errorCode: ErrorCode, memberId: string): JoinGroupResult {
-  return { errorCode, generationId: -1, protocolName: '', leaderId: '', memberId, members: [] };
-}
-
-function syncError(errorCode: ErrorCode): SyncGroupResult {
-  return { errorCode, assignment: EMPTY };
 }

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { Multipart, MultipartFile } from '@fastify/multipart';
 import { randomUUID } from 'node:crypto';
 import { pipeline } from 'node:stream';
-import type { AttachmentCreated, DomainEvent } from '@erp/contracts';
+import { AttachmentCreated, type DomainEvent } from '@erp/contracts';
 import { ApiError, NotFoundError, ValidationFailedError } from '@erp/errors';
 import { AttachmentEvents } from '../../events/attachment-events';
 import { AttachmentOwners } from '../../owners/attachment-owners';
@@ -167,7 +167,7 @@ export class UploadAttachment {
         size: file.size,
         sha256: file.sha256,
       };
-      const event = await this.events.created(tx, owner.companyId, { ...uploaded, endpoint: owner.endpoint, objectId: owner.objectId });
+      const event = await this.events.add(tx, AttachmentCreated.TYPE, { companyId: owner.companyId, ...uploaded, endpoint: owner.endpoint, objectId: owner.objectId });
       return { uploaded, event };
     });
   }

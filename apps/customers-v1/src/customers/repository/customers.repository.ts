@@ -14,7 +14,7 @@ import {
   streamCustomerPage,
 } from '@erp/customers-queries';
 import type { CreateCustomerDto, CustomerFieldsDto } from '../dto/customer-write.dto';
-import { CustomerNameCounts } from './customer-name-counts';
+import { NameCountScheduler } from '../../name-counts/name-count-scheduler';
 
 /** A customer as the API returns it: its JSON text and its version (the ETag value). */
 export interface CustomerRecord {
@@ -75,7 +75,7 @@ function assignments(changes: CustomerChanges): { sets: string[]; parameters: Re
 export class CustomersRepository {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
-    private readonly nameCounts: CustomerNameCounts,
+    private readonly nameCounts: NameCountScheduler,
   ) {}
 
   transaction<T>(work: (tx: EntityManager) => Promise<T>): Promise<T> {

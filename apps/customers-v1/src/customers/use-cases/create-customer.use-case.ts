@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ApiError } from '@erp/errors';
 import type { CreateCustomerDto } from '../dto/customer-write.dto';
 import { type CustomerRecord, CustomersRepository } from '../repository/customers.repository';
-import { CustomerEvents } from './customer-events';
+import { CustomerEvents } from '../../events/customer-events';
 
 const MAX_NUMBER_ATTEMPTS = 50;
 
@@ -26,14 +26,14 @@ export class CreateCustomer {
             fieldProblems: [{ field: 'number', message: 'is already in use', code: '0002-InvalidValue' }],
           });
         }
-        await this.events.add(tx, companyId, 'CUSTOMER_CREATED', created);
+        await this.events.add(tx, 'CUSTOMER_CREATED', { companyId, ...created });
         return created;
       }
       // Numbers a client chose may collide with the sequence; skip those rather than fail.
       for (let attempt = 0; attempt < MAX_NUMBER_ATTEMPTS; attempt++) {
         const created = await this.customers.insert(tx, companyId, await this.customers.nextNumber(tx, companyId), dto);
         if (created) {
-          await this.events.add(tx, companyId, 'CUSTOMER_CREATED', created);
+          await this.events.add(tx, 'CUSTOMER_CREATED', { companyId, ...created });
           return created;
         }
       }

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { CustomerEventData } from '@erp/contracts';
 import { NotFoundError } from '@erp/errors';
 import { CustomersRepository } from '../repository/customers.repository';
-import { customerEventData } from './customer-events';
+import { customerEventData } from '../../events/customer-events';
 
 /**
  * GET /internal/v1/customers/{number} (another service, for one company): the customer as its

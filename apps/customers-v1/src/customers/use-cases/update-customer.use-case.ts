@@ -3,7 +3,7 @@ import { NotFoundError, PreconditionFailedError, ValidationFailedError } from '@
 import { type IfMatchCondition, versionsForUpdate } from '@erp/etag';
 import type { UpdateCustomerDto } from '../dto/customer-write.dto';
 import { type CustomerRecord, CustomersRepository } from '../repository/customers.repository';
-import { CustomerEvents } from './customer-events';
+import { CustomerEvents } from '../../events/customer-events';
 
 /**
  * PUT /v1/customer/{number}: changes only the fields present. The version check and the write are
@@ -26,7 +26,7 @@ export class UpdateCustomer {
         if (!(await this.customers.exists(tx, companyId, number))) throw new NotFoundError(`Customer ${number}`);
         throw new PreconditionFailedError();
       }
-      await this.events.add(tx, companyId, 'CUSTOMER_UPDATED', updated);
+      await this.events.add(tx, 'CUSTOMER_UPDATED', { companyId, ...updated });
       return updated;
     });
   }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import { SupplierInvoiceCreated } from '@erp/contracts';
 import { ApiError } from '@erp/errors';
 import { SupplierInvoiceEvents } from '../../events/supplier-invoice-events';
 import type { CreateSupplierInvoiceDto } from '../dto/supplier-invoice-write.dto';
@@ -24,7 +25,7 @@ export class CreateSupplierInvoice {
       const { internalId, referenceNumber } = await this.insertWithNumber(tx, companyId, dto, status);
       await this.invoices.insertLines(tx, internalId, lines);
       const written = await this.invoices.recomputeAmounts(tx, internalId, referenceNumber);
-      await this.events.created(tx, companyId, written);
+      await this.events.add(tx, SupplierInvoiceCreated.TYPE, { companyId, ...written });
       return written;
     });
   }

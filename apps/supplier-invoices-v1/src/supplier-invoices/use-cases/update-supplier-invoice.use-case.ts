@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { SupplierInvoiceUpdated } from '@erp/contracts';
 import { NotFoundError, PreconditionFailedError, ValidationFailedError } from '@erp/errors';
 import { type IfMatchCondition, versionsForUpdate } from '@erp/etag';
 import { SupplierInvoiceEvents } from '../../events/supplier-invoice-events';
@@ -32,7 +33,7 @@ export class UpdateSupplierInvoice {
       }
       if (lines !== undefined) await this.invoices.replaceLines(tx, internalId, lines);
       const written = await this.invoices.recomputeAmounts(tx, internalId, referenceNumber);
-      await this.events.updated(tx, companyId, written);
+      await this.events.add(tx, SupplierInvoiceUpdated.TYPE, { companyId, ...written });
       return written;
     });
   }

@@ -1,8 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { type CustomerEventData, customerLink, type CustomerStatus } from '@erp/contracts';
-import { Outbox } from '@erp/messaging';
-import type { CustomerRecord } from '../repository/customers.repository';
+import { type CustomerEventData, customerLink, type CustomerStatus, type DomainEvent } from '@erp/contracts';
+import { type EventProducer, Outbox } from '@erp/messaging';
+import type { CustomerRecord } from '../customers/repository/customers.repository';
+
+export type CustomerEventType = 'CUSTOMER_CREATED' | 'CUSTOMER_UPDATED';
+
+/** A customer change as its event describes it: the company and the customer just written. */
+export interface CustomerChange extends CustomerRecord {
+  companyId: string;
+}
 
 /**
  * The customer as its events carry it: the values `GET /v1/customer/{number}` shows at this
@@ -32,15 +39,15 @@ export function customerEventData(customer: CustomerRecord): CustomerEventData {
  * one customer reach the outbox (and Kafka) in commit order.
  */
 @Injectable()
-export class CustomerEvents {
+export class CustomerEvents implements EventProducer<CustomerEventType, CustomerChange> {
   constructor(private readonly outbox: Outbox) {}
 
-  async add(tx: EntityManager, companyId: string, type: 'CUSTOMER_CREATED' | 'CUSTOMER_UPDATED', customer: CustomerRecord): Promise<void> {
-    const data = customerEventData(customer);
-    await this.outbox.add(tx, {
+  add(tx: EntityManager, type: CustomerEventType, change: CustomerChange): Promise<DomainEvent<CustomerEventType>> {
+    const data = customerEventData(change);
+    return this.outbox.add(tx, {
       type,
-      companyId,
-      subject: customer.number,
+      companyId: change.companyId,
+      subject: change.number,
       // The API shows UTC without a zone; the envelope's time carries it.
       time: `${data.lastModifiedDateTime}Z`,
       data,
