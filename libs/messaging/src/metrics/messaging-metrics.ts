@@ -1,4 +1,5 @@
-import { defineGauge } from '@erp/observability';
+import { defineCounter, defineGauge } from '@erp/observability';
+import type { EventConsumerStatus } from '../consumer/event-consumer';
 import type { OutboxBacklog } from '../outbox/outbox-relay';
 
 /**
@@ -49,5 +50,35 @@ export function reportOutboxBacklog(service: string, read: () => Promise<OutboxB
   backlogSources.set(service, read);
   return () => {
     if (backlogSources.get(service) === read) backlogSources.delete(service);
+  };
+}
+
+/** Where each service's consumer statuses are read from at scrape time (its event transport). */
+const consumerStatusSources = new Map<string, () => EventConsumerStatus[]>();
+
+/**
+ * Messages each consumer group parked on its dead-letter topic since the process started. Read
+ * from the consumers' own count at scrape time (a counter: a restart starts it at 0 again, which
+ * `increase()` handles), so nothing but the consumer has to count.
+ */
+export const consumerDeadLetters = defineCounter({
+  name: 'kafka_consumer_dead_letters_total',
+  help: 'Messages the consumer group dead-lettered (parked on <topic>.dlq) since the process started',
+  labelNames: ['group'] as const,
+  collect() {
+    const counts = new Map<string, number>();
+    for (const read of consumerStatusSources.values()) {
+      for (const status of read()) counts.set(status.groupId, (counts.get(status.groupId) ?? 0) + status.deadLettered);
+    }
+    this.reset();
+    for (const [group, count] of counts) this.inc({ group }, count);
+  },
+});
+
+/** Reports a service's consumers on /metrics; returns the function that stops reporting them. */
+export function reportConsumerStatuses(service: string, read: () => EventConsumerStatus[]): () => void {
+  consumerStatusSources.set(service, read);
+  return () => {
+    if (consumerStatusSources.get(service) === read) consumerStatusSources.delete(service);
   };
 }
