@@ -18,7 +18,11 @@ describe('docker/Dockerfile', () => {
 
   it('builds in stages on Node 24 and runs the output of the Nx build tools/build tests', () => {
     expect(instructions.filter((line) => line.startsWith('FROM '))).toHaveLength(3);
-    expect(instructions).toContain('ARG NODE_IMAGE=node:24.21-bookworm-slim');
+    // Pinned by digest: every stage builds FROM ${NODE_IMAGE}, so all three run the same image.
+    expect(instructions.filter((line) => line.startsWith('ARG NODE_IMAGE='))).toEqual([
+      expect.stringMatching(/^ARG NODE_IMAGE=node:24\.\d+-bookworm-slim@sha256:[0-9a-f]{64}$/),
+    ]);
+    expect(instructions.filter((line) => line.startsWith('FROM ')).every((line) => line.startsWith('FROM ${NODE_IMAGE} AS '))).toBe(true);
     expect(instructions).toContain('RUN npx nx build "$APP" --outputStyle=static');
     expect(instructions).toContain('COPY --from=build /src/dist/apps/${APP} ./');
     expect(instructions.at(-1)).toBe('CMD ["node", "main.js"]');

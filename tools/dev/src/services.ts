@@ -25,6 +25,13 @@ export interface ServiceSpec {
    * figures in BENCHMARKS.md "Memory of the compiled build"). Absent: the manifests' default.
    */
   memoryMiB?: { request: number; limit: number };
+  /**
+   * The services whose internal HTTP API this one calls (catalog names). The Kubernetes network
+   * policies are generated from it (`npm run deploy:generate`): the callee accepts this service's
+   * pods, this service may reach the callee's; and when this service's config declares the
+   * callee's URL variable (its `gatewayVariable`), the manifests set it to the callee's Service.
+   */
+  calls?: string[];
 }
 
 /**
@@ -77,6 +84,7 @@ export const SERVICES: ServiceSpec[] = [
     defaultPort: 3103,
     database: 'erp_attachments',
     gatewayVariable: 'ATTACHMENTS_URL',
+    calls: ['customers-v1', 'supplier-invoices-v1'],
     nodeArgs: STREAMING_NODE_ARGS,
     // Compiled-build peak 338 MiB (attachments scenario).
     memoryMiB: { request: 352, limit: 640 },
@@ -88,6 +96,7 @@ export const SERVICES: ServiceSpec[] = [
     defaultPort: 3105,
     database: 'erp_sales_orders',
     gatewayVariable: 'SALES_ORDERS_URL',
+    calls: ['customers-v1'],
     nodeArgs: JSON_SERVICE_NODE_ARGS,
     memoryMiB: { request: 288, limit: 512 },
   },
