@@ -121,7 +121,7 @@ const consumers: Concern = {
           expr: 'sum by (namespace, job, group) (increase(kafka_consumer_dead_letters_total[10m])) > 0',
           labels: { severity: 'warning' },
           summary: '{{ $labels.group }} dead-lettered messages',
-          description: 'Consumer group {{ $labels.group }} of {{ $labels.job }} parked {{ $value }} messages on a dead-letter topic in 10 minutes: their effects are missing until they are replayed.',
+          description: 'Consumer group {{ $labels.group }} of {{ $labels.job }} parked about {{ printf "%.0f" $value }} messages on a dead-letter topic in 10 minutes: their effects are missing until they are replayed.',
         }),
       ],
     },
@@ -207,7 +207,7 @@ function pods(apps: DeployedApp[]): Concern {
             description: 'The migration Job {{ $labels.job_name }} failed: the new release must not start on an unmigrated database.',
           }),
           alert('ErpContainerRestarting', {
-            expr: `increase(kube_pod_container_status_restarts_total{${appPods}}[30m]) >= 3`,
+            expr: `max by (namespace, pod, container) (increase(kube_pod_container_status_restarts_total{${appPods}}[30m])) >= 3`,
             labels: { severity: 'warning' },
             summary: '{{ $labels.pod }} restarted {{ $value }} times in 30 minutes',
             description: 'The app container of {{ $labels.pod }} keeps restarting (crash, failed liveness probe or OOM kill).',
