@@ -13,7 +13,7 @@ const outboxPending = defineGauge({
   help: 'Outbox rows committed but not yet published to Kafka',
   labelNames: ['service'] as const,
   async collect() {
-    await collectBacklogs();
+    await collectBacklogsOnce();
   },
 });
 
@@ -21,6 +21,9 @@ const outboxOldestAge = defineGauge({
   name: 'outbox_oldest_pending_age_seconds',
   help: 'Age of the oldest unpublished outbox row (0 when none is pending)',
   labelNames: ['service'] as const,
+  async collect() {
+    await collectBacklogsOnce();
+  },
 });
 
 /** Messages a consumer group has not handled yet, per partition, as of its last fetched batch. */
@@ -30,7 +33,19 @@ export const consumerLag = defineGauge({
   labelNames: ['group', 'topic', 'partition'] as const,
 });
 
-// Both gauges are filled by one query per service; the second gauge's scrape reuses the values.
+/**
+ * Both gauges are filled by one query per service. A scrape collects every metric at once, so
+ * both gauges wait for the same query: before, the age gauge was read while the query that sets
+ * it was still running, and showed the previous scrape's value (none at all on the first one).
+ */
+let collecting: Promise<void> | undefined;
+function collectBacklogsOnce(): Promise<void> {
+  collecting ??= collectBacklogs().finally(() => {
+    collecting = undefined;
+  });
+  return collecting;
+}
+
 async function collectBacklogs(): Promise<void> {
   await Promise.all(
     [...backlogSources].map(async ([service, read]) => {

@@ -104,6 +104,12 @@ describe('MessagingModule in a Nest service', () => {
     expect(body.info['kafka']).toMatchObject({ status: 'up', active: true });
   });
 
+  it('reports the outbox backlog and its age on the very first scrape', async () => {
+    const text = await (await fetch(`${url}/metrics`)).text();
+    expect(text).toMatch(/^outbox_pending_events\{service="messaging-module-test"\} \d+$/m);
+    expect(text).toMatch(/^outbox_oldest_pending_age_seconds\{service="messaging-module-test"\} [\d.]+$/m);
+  });
+
   it('carries events from Outbox.add through the relay to an @EventPattern handler, in order', async () => {
     const writes = app.get(CustomerWrites);
     const projection = app.get(CustomerProjection);
