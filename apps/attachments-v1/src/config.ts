@@ -1,8 +1,7 @@
 import { Transform } from 'class-transformer';
 import { toInt, UrlList } from '@erp/bootstrap';
 import { ArrayNotEmpty, IsIn, IsInt, IsOptional, IsString, IsUrl, Max, Min, MinLength, ValidateIf } from 'class-validator';
-import { WithInternalApi } from '@erp/internal-api';
-import { KafkaServiceConfig } from '@erp/messaging';
+import { InternalApiServiceConfig } from '@erp/internal-api';
 
 const MIB = 1024 * 1024;
 
@@ -10,7 +9,7 @@ const MIB = 1024 * 1024;
  * ServiceConfig, the Kafka variables (KAFKA_BROKERS, ...; see libs/messaging), the internal API's
  * (INTERNAL_API_SECRET, ...: it reads customers-v1's and supplier-invoices-v1's) and its own.
  */
-export class AttachmentsConfig extends WithInternalApi(KafkaServiceConfig) {
+export class AttachmentsConfig extends InternalApiServiceConfig {
   override PORT = 3103;
 
   /**

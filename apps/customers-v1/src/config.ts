@@ -1,14 +1,13 @@
 import { Transform } from 'class-transformer';
 import { toInt } from '@erp/bootstrap';
 import { IsInt, Max, Min } from 'class-validator';
-import { WithInternalApi } from '@erp/internal-api';
-import { KafkaServiceConfig } from '@erp/messaging';
+import { InternalApiServiceConfig } from '@erp/internal-api';
 
 /**
  * ServiceConfig, the Kafka variables (KAFKA_BROKERS, ...; see libs/messaging), the internal API's
  * (INTERNAL_API_SECRET, ...: it serves `/internal/v1/customers`) and its own.
  */
-export class CustomersConfig extends WithInternalApi(KafkaServiceConfig) {
+export class CustomersConfig extends InternalApiServiceConfig {
   override PORT = 3101;
 
   /** Default and maximum pageSize of GET /v1/customer (the v1 rule: they are equal). */

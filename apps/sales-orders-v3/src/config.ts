@@ -1,14 +1,13 @@
 import { Transform } from 'class-transformer';
 import { toInt, UrlList } from '@erp/bootstrap';
 import { ArrayNotEmpty, IsInt, Min } from 'class-validator';
-import { WithInternalApi } from '@erp/internal-api';
-import { KafkaServiceConfig } from '@erp/messaging';
+import { InternalApiServiceConfig } from '@erp/internal-api';
 
 /**
  * ServiceConfig, the Kafka variables (KAFKA_BROKERS, ...; see libs/messaging), the internal API's
  * (INTERNAL_API_SECRET, ...: it reads customers-v1's) and its own.
  */
-export class SalesOrdersConfig extends WithInternalApi(KafkaServiceConfig) {
+export class SalesOrdersConfig extends InternalApiServiceConfig {
   override PORT = 3105;
 
   /** An order may carry thousands of lines in one POST or PATCH (about 200 bytes each). */

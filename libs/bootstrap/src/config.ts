@@ -43,6 +43,18 @@ export class ServiceConfig {
   @IsString()
   HOST = '0.0.0.0';
 
+  /**
+   * Port of a listener serving only `GET /metrics`; when set, the service port no longer answers
+   * `/metrics` (the manifests set 9464, so the gateway's public port never serves it). Unset (`npm
+   * start`, tests): `/metrics` on PORT.
+   */
+  @Transform(toInt)
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(65535)
+  METRICS_PORT?: number;
+
   /** postgres://user:password@host:port/database of this service's own database. */
   @IsUrl({ protocols: ['postgres', 'postgresql'], require_tld: false, require_protocol: true })
   DATABASE_URL!: string;

@@ -17,6 +17,8 @@ export interface ServiceAppOptions {
   requestLogging?: boolean;
   /** Slow-client limits; defaults in `DEFAULT_SLOW_CLIENT_LIMITS`. */
   timeouts?: Partial<SlowClientLimits>;
+  /** Serve `GET /metrics` on the app's own port (default true; false with a metrics listener, METRICS_PORT). */
+  serveMetrics?: boolean;
 }
 
 /** How long a client may take before the server cuts it off (slow-loris protection). */
@@ -93,7 +95,7 @@ export async function createServiceApp(
   fastify.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
-  instrumentHttpMetrics(fastify);
+  instrumentHttpMetrics(fastify, { serveMetrics: options.serveMetrics ?? true });
   // A server span per request when tracing is on (runService started it); nothing otherwise.
   instrumentHttpTracing(fastify);
   // Once closing, a response that finishes a request still in flight closes its keep-alive

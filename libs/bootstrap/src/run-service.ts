@@ -1,7 +1,15 @@
 import type { DynamicModule } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { Logger } from 'pino';
-import { createLogger, logTracingProblems, shutdownTracing, startTracing, tracingSettingsFrom } from '@erp/observability';
+import {
+  createLogger,
+  logTracingProblems,
+  type MetricsServer,
+  shutdownTracing,
+  startMetricsServer,
+  startTracing,
+  tracingSettingsFrom,
+} from '@erp/observability';
 import type { ErrorFamily } from '@erp/errors';
 import { ConfigError, loadConfig, type ServiceConfig } from './config';
 import { createServiceApp, listen } from './create-service-app';
@@ -49,21 +57,27 @@ export async function runService<C extends ServiceConfig>(options: RunServiceOpt
         requestTimeoutMs: config.REQUEST_TIMEOUT_MS,
         idleSocketTimeoutMs: config.IDLE_SOCKET_TIMEOUT_MS,
       },
+      serveMetrics: config.METRICS_PORT === undefined,
     });
     const url = await listen(app, config.PORT, config.HOST);
+    // Scrapes keep working while the service drains; the listener closes last.
+    const metrics: MetricsServer | undefined =
+      config.METRICS_PORT === undefined ? undefined : await startMetricsServer(config.METRICS_PORT, config.HOST);
     // One shutdown, whatever arrives next (Ctrl-C sends SIGINT and `npm start` then SIGTERM);
     // SHUTDOWN_TIMEOUT_MS bounds it, and SIGKILL still ends the process at once.
     let shuttingDown = false;
     const onSignal = (signal: NodeJS.Signals) => {
       if (shuttingDown) return;
       shuttingDown = true;
-      void closeGracefully(app, logger, signal, config.SHUTDOWN_TIMEOUT_MS, shutdownTracing).then((code) =>
-        process.exit(code),
-      );
+      const afterClose = async () => {
+        await shutdownTracing();
+        await metrics?.close();
+      };
+      void closeGracefully(app, logger, signal, config.SHUTDOWN_TIMEOUT_MS, afterClose).then((code) => process.exit(code));
     };
     process.on('SIGTERM', onSignal);
     process.on('SIGINT', onSignal);
-    logger.info({ url }, `${options.name} listening`);
+    logger.info({ url, ...(metrics ? { metricsUrl: metrics.url } : {}) }, `${options.name} listening`);
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`${options.name}: ${err.message}\n`);

@@ -1,42 +1,37 @@
 import { Transform } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Max, Min, MinLength } from 'class-validator';
 import { type InternalApiAuthSettings, MIN_SERVICE_SECRET_LENGTH } from '@erp/auth';
+import { toInt } from '@erp/bootstrap';
+import { KafkaServiceConfig } from '@erp/messaging';
 
 // TypeScript's mixin rule requires exactly `any[]` here (TS2545).
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-type ConfigClass = new (...args: any[]) => object;
-
-const toInt = ({ value }: { value: unknown }) => (value === undefined || value === '' ? undefined : Number(value));
-
 /**
- * The variables of a service that serves or calls an internal API (docs/cross-service-reads.md),
- * added to its config class: `class SalesOrdersConfig extends WithInternalApi(KafkaServiceConfig)`.
- * Only those services declare them, so only they receive the secret (the gateway never does).
+ * The variables of a service that publishes or consumes events (`KafkaServiceConfig`) and serves or
+ * calls an internal API (docs/cross-service-reads.md): its config class extends this one. Only those
+ * services declare them, so only they receive the secret (the gateway never does).
  */
-export function WithInternalApi<TBase extends ConfigClass>(Base: TBase) {
-  class InternalApiConfig extends Base {
-    /** Signs and checks service-to-service calls; the same value in every service of a deployment. */
-    @IsString()
-    @MinLength(MIN_SERVICE_SECRET_LENGTH)
-    INTERNAL_API_SECRET!: string;
+export class InternalApiServiceConfig extends KafkaServiceConfig {
+  /** Signs and checks service-to-service calls; the same value in every service of a deployment. */
+  @IsString()
+  @MinLength(MIN_SERVICE_SECRET_LENGTH)
+  INTERNAL_API_SECRET!: string;
 
-    /** During a rotation, the secret being replaced: still accepted on calls to this service. */
-    @IsOptional()
-    @IsString()
-    @MinLength(MIN_SERVICE_SECRET_LENGTH)
-    INTERNAL_API_PREVIOUS_SECRET?: string;
+  /** During a rotation, the secret being replaced: still accepted on calls to this service. */
+  @IsOptional()
+  @IsString()
+  @MinLength(MIN_SERVICE_SECRET_LENGTH)
+  INTERNAL_API_PREVIOUS_SECRET?: string;
 
-    /** Limit of one call to another service's internal API (it is tried twice), in ms. */
-    @Transform(toInt)
-    @IsInt()
-    @Min(100)
-    @Max(30_000)
-    INTERNAL_API_TIMEOUT_MS = 2_000;
-  }
-  return InternalApiConfig;
+  /** Limit of one call to another service's internal API (it is tried twice), in ms. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  @Max(30_000)
+  INTERNAL_API_TIMEOUT_MS = 2_000;
 }
 
-/** The variables `WithInternalApi` adds. */
+/** The variables `InternalApiServiceConfig` adds. */
 export interface InternalApiVariables {
   INTERNAL_API_SECRET: string;
   INTERNAL_API_PREVIOUS_SECRET?: string;

@@ -60,4 +60,4 @@ export { EventPayloadValidationPipe } from './transport/event-payload.pipe';
 export { EventHandlerFailureFilter } from './transport/event-handler-failure.filter';
 export { OutboxRelayService } from './nest/outbox-relay.service';
 export { KafkaServiceConfig, messagingOptionsFrom } from './config/kafka-service-config';
-export { consumerLag, reportOutboxBacklog } from './metrics/messaging-metrics';
+export { consumerDeadLetters, consumerLag, reportConsumerStatuses, reportOutboxBacklog } from './metrics/messaging-metrics';

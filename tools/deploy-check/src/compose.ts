@@ -1,4 +1,4 @@
-import { CONTAINER_PORT, type DeployedApp, serverCommand, SHARED_VARIABLES, sharedVariablesFor } from './catalog';
+import { CONTAINER_PORT, type DeployedApp, serverCommand, SHARED_VARIABLES, sharedVariablesFor, upstreamsOf } from './catalog';
 
 const POSTGRES_IMAGE = 'postgres:17-alpine';
 const KAFKA_IMAGE = 'apache/kafka:3.9.1';
@@ -20,13 +20,8 @@ export function composeEnvironment(app: DeployedApp, apps: DeployedApp[]): Recor
     env[name] = SHARED_VARIABLES[name]?.compose as string;
   if (app.database)
     env.DATABASE_URL = `postgres://${POSTGRES_USER}:${POSTGRES_PASSWORD}@postgres:5432/${app.database}`;
-  if (app.isGateway) {
-    for (const upstream of apps) {
-      if (upstream.gatewayVariable && app.variables.includes(upstream.gatewayVariable)) {
-        env[upstream.gatewayVariable] = `http://${upstream.name}:${CONTAINER_PORT}`;
-      }
-    }
-  }
+  // The gateway calls every service; a service the ones it names in the catalog's `calls`.
+  for (const upstream of upstreamsOf(app, apps)) env[upstream.variable] = `http://${upstream.app.name}:${CONTAINER_PORT}`;
   return env;
 }
 

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ServiceConfig } from '@erp/bootstrap';
 import { deployedApps, REPO_ROOT } from './catalog';
+import { InternalApiServiceConfig } from '@erp/internal-api';
 import { KafkaServiceConfig } from '@erp/messaging';
 import { type ConfigClass, configVariables } from './config-variables';
 import { generatedFiles, staleFiles } from './generate';
@@ -18,7 +19,11 @@ describe('docker/Dockerfile', () => {
 
   it('builds in stages on Node 24 and runs the output of the Nx build tools/build tests', () => {
     expect(instructions.filter((line) => line.startsWith('FROM '))).toHaveLength(3);
-    expect(instructions).toContain('ARG NODE_IMAGE=node:24.21-bookworm-slim');
+    // Pinned by digest: every stage builds FROM ${NODE_IMAGE}, so all three run the same image.
+    expect(instructions.filter((line) => line.startsWith('ARG NODE_IMAGE='))).toEqual([
+      expect.stringMatching(/^ARG NODE_IMAGE=node:24\.\d+-bookworm-slim@sha256:[0-9a-f]{64}$/),
+    ]);
+    expect(instructions.filter((line) => line.startsWith('FROM ')).every((line) => line.startsWith('FROM ${NODE_IMAGE} AS '))).toBe(true);
     expect(instructions).toContain('RUN npx nx build "$APP" --outputStyle=static');
     expect(instructions).toContain('COPY --from=build /src/dist/apps/${APP} ./');
     expect(instructions.at(-1)).toBe('CMD ["node", "main.js"]');
@@ -68,6 +73,7 @@ function missingFrom(
 const LIB_CONFIGS = new Map<ConfigClass, string>([
   [ServiceConfig, 'libs/bootstrap/README.md'],
   [KafkaServiceConfig as unknown as ConfigClass, 'libs/messaging/README.md'],
+  [InternalApiServiceConfig as unknown as ConfigClass, 'libs/internal-api/README.md'],
 ]);
 
 const parentOf = (cls: ConfigClass) => Object.getPrototypeOf(cls) as ConfigClass;

@@ -1,14 +1,6 @@
-import {
-  CONFIG_MAP_NAME,
-  CONTAINER_PORT,
-  databaseSecretName,
-  type DeployedApp,
-  OBJECT_STORAGE_SECRET,
-  SHARED_VARIABLES,
-  serverCommand,
-  sharedVariablesFor,
-} from './catalog';
-import type { Environment } from './environments';
+import { CONTAINER_PORT, type DeployedApp, METRICS_PORT, serverCommand } from './catalog';
+import { APP_CONTAINER, kubernetesEnvironment } from './kubernetes-environment';
+import { HTTP_PORT_NAME, METRICS_PORT_NAME } from './network-policies';
 
 /** A Kubernetes object as plain data. */
 export type Manifest = {
@@ -18,48 +10,19 @@ export type Manifest = {
   [key: string]: unknown;
 };
 
-export const APP_CONTAINER = 'app';
+export { APP_CONTAINER } from './kubernetes-environment';
 export const MIGRATE_CONTAINER = 'migrate';
 export const TERMINATION_GRACE_SECONDS = 40;
 export const PRESTOP_SLEEP_SECONDS = 5;
 /** Image name in the base; overlays map it to their registry and tag (`images:`). */
 export const baseImage = (app: string) => `erp/${app}`;
 
-const selectorLabels = (app: string) => ({ 'app.kubernetes.io/name': app });
-const labels = (app: string, component: string) => ({
+export const selectorLabels = (app: string) => ({ 'app.kubernetes.io/name': app });
+export const labels = (app: string, component: string) => ({
   ...selectorLabels(app),
   'app.kubernetes.io/component': component,
   'app.kubernetes.io/part-of': 'erp',
 });
-
-type EnvVar = { name: string; value?: string; valueFrom?: Record<string, unknown> };
-
-/** The container environment of an app: shared variables it declares, its database, upstreams. */
-export function kubernetesEnvironment(app: DeployedApp, apps: DeployedApp[]): EnvVar[] {
-  const env: EnvVar[] = [];
-  for (const name of sharedVariablesFor(app, 'kubernetes')) {
-    const source = SHARED_VARIABLES[name]?.kubernetes;
-    if (!source) continue;
-    if ('value' in source) env.push({ name, value: source.value });
-    else if ('configMap' in source)
-      env.push({ name, valueFrom: { configMapKeyRef: { name: CONFIG_MAP_NAME, key: name } } });
-    else env.push({ name, valueFrom: { secretKeyRef: { name: source.secret, key: source.key } } });
-  }
-  if (app.database) {
-    env.push({
-      name: 'DATABASE_URL',
-      valueFrom: { secretKeyRef: { name: databaseSecretName(app.name), key: 'DATABASE_URL' } },
-    });
-  }
-  if (app.isGateway) {
-    for (const upstream of apps) {
-      if (upstream.gatewayVariable && app.variables.includes(upstream.gatewayVariable)) {
-        env.push({ name: upstream.gatewayVariable, value: `http://${upstream.name}` });
-      }
-    }
-  }
-  return env;
-}
 
 const containerSecurity = {
   allowPrivilegeEscalation: false,
@@ -112,9 +75,11 @@ export function appManifests(app: DeployedApp, apps: DeployedApp[]): Manifest[] 
         template: {
           metadata: {
             labels: labels(app.name, 'api'),
+            // For clusters scraping by annotation (no Prometheus Operator): the metrics port, which
+            // no Service exposes; the PodMonitors (components/monitoring) scrape the same port.
             annotations: {
               'prometheus.io/scrape': 'true',
-              'prometheus.io/port': String(CONTAINER_PORT),
+              'prometheus.io/port': String(METRICS_PORT),
               'prometheus.io/path': '/metrics',
             },
           },
@@ -137,7 +102,10 @@ export function appManifests(app: DeployedApp, apps: DeployedApp[]): Manifest[] 
                 name: APP_CONTAINER,
                 image,
                 ...(command ? { command } : {}),
-                ports: [{ name: 'http', containerPort: CONTAINER_PORT, protocol: 'TCP' }],
+                ports: [
+                  { name: HTTP_PORT_NAME, containerPort: CONTAINER_PORT, protocol: 'TCP' },
+                  { name: METRICS_PORT_NAME, containerPort: METRICS_PORT, protocol: 'TCP' },
+                ],
                 env,
                 resources: appResources(app),
                 startupProbe: {
@@ -176,7 +144,8 @@ export function appManifests(app: DeployedApp, apps: DeployedApp[]): Manifest[] 
       spec: {
         type: 'ClusterIP',
         selector: selectorLabels(app.name),
-        ports: [{ name: 'http', port: 80, targetPort: 'http', protocol: 'TCP' }],
+        // The API port only: the metrics port stays off the Service (the gateway's is the public one).
+        ports: [{ name: HTTP_PORT_NAME, port: 80, targetPort: HTTP_PORT_NAME, protocol: 'TCP' }],
       },
     },
     {
@@ -244,68 +213,3 @@ export function appManifests(app: DeployedApp, apps: DeployedApp[]): Manifest[] 
   return manifests;
 }
 
-/** The overlay's own objects: the shared ConfigMap and, where shipped, the Secrets. */
-export function environmentManifests(
-  env: Environment,
-  apps: DeployedApp[],
-): { config: Manifest; secrets: Manifest[] } {
-  const configKeys = new Set(
-    apps.flatMap((app) =>
-      sharedVariablesFor(app, 'kubernetes').filter(
-        (name) => 'configMap' in (SHARED_VARIABLES[name]?.kubernetes ?? {}),
-      ),
-    ),
-  );
-  const data = Object.fromEntries([...configKeys].sort().map((key) => [key, env.config[key] ?? '']));
-  const config: Manifest = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: CONFIG_MAP_NAME }, data };
-  if (!env.shipsSecrets) return { config, secrets: [] };
-  const secrets: Manifest[] = apps
-    .filter((app) => app.database)
-    .map((app) => ({
-      apiVersion: 'v1',
-      kind: 'Secret',
-      metadata: { name: databaseSecretName(app.name) },
-      type: 'Opaque',
-      stringData: {
-        DATABASE_URL: `postgres://erp:erp-dev-password@postgres.${env.namespace}.svc:5432/${app.database}`,
-      },
-    }));
-  if (apps.some((app) => sharedVariablesFor(app, 'kubernetes').some((name) => name.startsWith('S3_')))) {
-    secrets.push({
-      apiVersion: 'v1',
-      kind: 'Secret',
-      metadata: { name: OBJECT_STORAGE_SECRET },
-      type: 'Opaque',
-      stringData: { 'access-key-id': 'erp-dev', 'secret-access-key': 'erp-dev-minio-secret' },
-    });
-  }
-  return { config, secrets };
-}
-
-/** Per-environment patches, written once for every app (targets select by kind). */
-export function environmentPatches(
-  env: Environment,
-): Array<{ file: string; target: { kind: string }; patch: Manifest }> {
-  return [
-    {
-      file: 'deployment-resources.yaml',
-      target: { kind: 'Deployment' },
-      patch: {
-        apiVersion: 'apps/v1',
-        kind: 'Deployment',
-        metadata: { name: 'every-deployment' },
-        spec: { template: { spec: { containers: [{ name: APP_CONTAINER, resources: env.resources }] } } },
-      },
-    },
-    {
-      file: 'autoscaling.yaml',
-      target: { kind: 'HorizontalPodAutoscaler' },
-      patch: {
-        apiVersion: 'autoscaling/v2',
-        kind: 'HorizontalPodAutoscaler',
-        metadata: { name: 'every-autoscaler' },
-        spec: { minReplicas: env.minReplicas, maxReplicas: env.maxReplicas },
-      },
-    },
-  ];
-}

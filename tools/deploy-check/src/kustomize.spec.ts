@@ -166,6 +166,44 @@ describe('renderKustomization', () => {
     expect(job.containers[0]?.image).toBe('registry.example.com/erp/one:1.2.3');
   });
 
+  it('pins a digest as kustomize 5 does: with a new tag `name:tag@digest`, alone `name@digest`', () => {
+    const digest = `sha256:${'b'.repeat(64)}`;
+    const objects = render({
+      resources: ['../base'],
+      images: [
+        { name: 'erp/one', newName: 'registry.example.com/erp/one', newTag: '1.2.3', digest },
+        { name: 'erp/two', digest },
+      ],
+    });
+    expect(containers(objects[0])[0]?.image).toBe(`registry.example.com/erp/one:1.2.3@${digest}`);
+    expect(containers(objects[1])[0]?.image).toBe(`erp/two@${digest}`);
+  });
+
+  it('applies components after the resources: their objects join, their patches reach the parent’s objects', () => {
+    write('overlay/extra/kustomization.yaml', {
+      apiVersion: 'kustomize.config.k8s.io/v1alpha1',
+      kind: 'Component',
+      resources: ['more.yaml'],
+      patches: [{ patch: stringify({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'one', labels: { pooled: 'yes' } } }) }],
+    });
+    write('overlay/extra/more.yaml', deployment('three'));
+    const objects = render({ resources: ['../base'], components: ['extra'], namespace: 'ns' });
+    expect(objects.map((o) => `${o.metadata.namespace}/${o.metadata.name}`)).toEqual(['ns/one', 'ns/two', 'ns/one-migrate', 'ns/three']);
+    expect(objects[0]?.metadata.labels).toEqual({ app: 'one', pooled: 'yes' });
+    write('overlay/plain/kustomization.yaml', { resources: ['more.yaml'] });
+    expect(() => render({ resources: ['../base'], components: ['plain'] })).toThrow(/not a kind: Component/);
+  });
+
+  it('selects patch targets by labelSelector (k=v and k!=v terms)', () => {
+    write('overlay/p.yaml', { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'any', labels: { patched: 'yes' } } });
+    const only = (labelSelector: string) =>
+      render({ resources: ['../base'], patches: [{ path: 'p.yaml', target: { kind: 'Deployment', labelSelector } }] })
+        .filter((o) => (o.metadata.labels as Record<string, string> | undefined)?.['patched'] === 'yes')
+        .map((o) => o.metadata.name);
+    expect(only('app=two')).toEqual(['two']);
+    expect(only('app!=two')).toEqual(['one']);
+  });
+
   it('sets the namespace, a name prefix and labels', () => {
     const objects = render({
       resources: ['../base'],

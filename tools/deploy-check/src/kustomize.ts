@@ -8,18 +8,22 @@ import type { Manifest } from './kubernetes';
  * without the kustomize binary (no maintained npm implementation of kustomize exists). Supported:
  * - `resources`: YAML files (one or many documents) and directories holding a kustomization.yaml;
  * - `patches`: strategic-merge patches from `path` or inline `patch`, applied to the object of the
- *   same kind and name, or to every object matching `target` (`kind`, optional `name` regex);
+ *   same kind and name, or to every object matching `target` (`kind`, optional `name` regex and
+ *   `labelSelector` of `k=v` / `k!=v` terms);
  *   lists of `containers`, `initContainers`, `env`, `volumes` and `volumeMounts` merge by `name`,
  *   other lists are replaced, a `null` value deletes the key;
  * - `images`: `name` -> `newName` / `newTag` / `digest` on every container image;
  * - `namespace`: set on every namespaced object;
  * - `namePrefix`: prefixed to every object name (references to other objects are not rewritten,
  *   unlike kustomize, so the manifests here do not use it);
- * - `labels` with `pairs` (metadata labels only: `includeSelectors`/`includeTemplates` unsupported).
+ * - `labels` with `pairs` (metadata labels only: `includeSelectors`/`includeTemplates` unsupported);
+ * - `components`: directories holding a `kind: Component` kustomization, applied in order after the
+ *   resources, each to everything accumulated so far (its resources added, its patches and other
+ *   fields applied to all), as kustomize does.
  * Anything else is refused with an error rather than silently ignored. When the kustomize binary
  * (or `kubectl kustomize`) is installed, the tests check that it renders the same objects.
  */
-export function renderKustomization(dir: string): Manifest[] {
+export function renderKustomization(dir: string, accumulated: Manifest[] = []): Manifest[] {
   const file = ['kustomization.yaml', 'kustomization.yml', 'Kustomization']
     .map((name) => join(dir, name))
     .find(existsSync);
@@ -29,7 +33,7 @@ export function renderKustomization(dir: string): Manifest[] {
   if (unsupported.length > 0)
     throw new Error(`${file}: unsupported kustomization field(s): ${unsupported.join(', ')}`);
 
-  let objects: Manifest[] = [];
+  let objects: Manifest[] = [...accumulated];
   for (const resource of kustomization.resources ?? []) {
     const path = resolve(dir, resource);
     objects.push(
@@ -37,6 +41,12 @@ export function renderKustomization(dir: string): Manifest[] {
     );
   }
   objects = objects.map((object) => structuredClone(object));
+  for (const component of kustomization.components ?? []) {
+    const componentDir = resolve(dir, component);
+    const kind = (parseYaml(join(componentDir, 'kustomization.yaml'))[0] as Kustomization | undefined)?.kind;
+    if (kind !== 'Component') throw new Error(`${file}: component ${component} is not a kind: Component kustomization`);
+    objects = renderKustomization(componentDir, objects);
+  }
 
   for (const entry of kustomization.patches ?? []) {
     const patch = patchDocument(dir, entry);
@@ -69,7 +79,7 @@ export function renderKustomization(dir: string): Manifest[] {
 interface PatchEntry {
   path?: string;
   patch?: string;
-  target?: { kind?: string; name?: string; group?: string; version?: string };
+  target?: { kind?: string; name?: string; group?: string; version?: string; labelSelector?: string };
 }
 
 interface ImageEntry {
@@ -88,6 +98,7 @@ interface Kustomization {
   labels?: Array<{ pairs: Record<string, string>; includeSelectors?: boolean; includeTemplates?: boolean }>;
   patches?: PatchEntry[];
   images?: ImageEntry[];
+  components?: string[];
 }
 
 const SUPPORTED_FIELDS = new Set([
@@ -99,6 +110,7 @@ const SUPPORTED_FIELDS = new Set([
   'labels',
   'patches',
   'images',
+  'components',
 ]);
 const CLUSTER_SCOPED = new Set([
   'Namespace',
@@ -144,6 +156,15 @@ function patchApplies(target: PatchEntry['target'], patch: Manifest, object: Man
   if (!target) return object.kind === patch.kind && object.metadata.name === patch.metadata?.name;
   if (target.kind && target.kind !== object.kind) return false;
   if (target.name && !new RegExp(`^(?:${target.name})$`).test(object.metadata.name)) return false;
+  if (target.labelSelector) {
+    const labels = (object.metadata.labels ?? {}) as Record<string, string>;
+    return target.labelSelector.split(',').every((term) => {
+      const match = /^\s*([^=!\s]+)\s*(==?|!=)\s*([^\s]*)\s*$/.exec(term);
+      if (!match) throw new Error(`labelSelector ${target.labelSelector}: only k=v and k!=v terms are supported`);
+      const [, label = '', op, value] = match;
+      return op === '!=' ? labels[label] !== value : labels[label] === value;
+    });
+  }
   return true;
 }
 
@@ -197,7 +218,8 @@ function replaceImage(reference: string, image: ImageEntry): string {
   const [, name = reference, tag, digest] = match ?? [];
   if (name !== image.name) return reference;
   const newName = image.newName ?? name;
-  if (image.digest) return `${newName}@${image.digest}`;
+  // As kustomize 5 does: a digest with a new tag keeps both (`name:tag@digest`), alone it drops the tag.
+  if (image.digest) return `${newName}${image.newTag ? `:${image.newTag}` : ''}@${image.digest}`;
   const newTag = image.newTag ?? tag;
   return `${newName}${newTag ? `:${newTag}` : ''}${!image.newTag && digest ? `@${digest}` : ''}`;
 }

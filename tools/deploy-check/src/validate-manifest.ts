@@ -4,7 +4,7 @@ type ModelClass = new (data: object) => { validate(): void };
 
 /**
  * Validates an object against the Kubernetes OpenAPI schema of its apiVersion and kind, with the
- * validators `kubernetes-models` ships (generated from the Kubernetes API schemas, ajv-compiled).
+ * validators `kubernetes-models` (and `@kubernetes-models/prometheus-operator`) ship (generated from the Kubernetes API schemas, ajv-compiled).
  * Returns the problems; an apiVersion/kind with no schema is a problem too. Like kubeconform
  * without `-strict`, unknown fields pass (the Kubernetes schemas do not forbid them): the tests
  * assert the fields that matter (probes, security context) explicitly.
@@ -23,8 +23,12 @@ export function validateManifest(manifest: Manifest): string[] {
 
 function modelFor(apiVersion: string, kind: string): ModelClass | undefined {
   if (!/^([a-z0-9.-]+\/)?v[0-9a-z]+$/.test(apiVersion) || !/^[A-Z][A-Za-z0-9]*$/.test(kind)) return undefined;
+  // The Prometheus Operator's kinds (PodMonitor, PrometheusRule) from its own models package.
+  const module = apiVersion.startsWith('monitoring.coreos.com/')
+    ? `@kubernetes-models/prometheus-operator/${apiVersion}`
+    : `kubernetes-models/${apiVersion}`;
   try {
-    const group = require(`kubernetes-models/${apiVersion}`) as Record<string, unknown>;
+    const group = require(module) as Record<string, unknown>;
     const model = group[kind];
     return typeof model === 'function' ? (model as ModelClass) : undefined;
   } catch {

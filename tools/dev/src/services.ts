@@ -14,12 +14,6 @@ export interface ServiceSpec {
   /** Variables this service gets in the embedded default (on top of the common ones). */
   env?: Record<string, string>;
   /**
-   * The services whose internal API this one calls (docs/cross-service-reads.md), by catalog name:
-   * it gets each one's URL in that service's `gatewayVariable` (e.g. CUSTOMERS_URL), and the
-   * network policies let it reach them.
-   */
-  calls?: string[];
-  /**
    * Node/V8 flags the service runs with everywhere: `npm start`, the tests, compose and Kubernetes
    * (`npm run deploy:generate` puts them on the container's command). Command-line flags, because
    * NODE_OPTIONS refuses V8 heap-sizing flags such as `--initial-old-space-size`.
@@ -31,6 +25,13 @@ export interface ServiceSpec {
    * figures in BENCHMARKS.md "Memory of the compiled build"). Absent: the manifests' default.
    */
   memoryMiB?: { request: number; limit: number };
+  /**
+   * The services whose internal HTTP API this one calls (catalog names; docs/cross-service-reads.md).
+   * It gets each callee's URL in the callee's `gatewayVariable` (e.g. CUSTOMERS_URL): in `npm start`
+   * and the tests its replicas, in the manifests its Service (`npm run deploy:generate`), and the
+   * network policies let this service's pods reach the callee's. `startSystem` starts the callees too.
+   */
+  calls?: string[];
 }
 
 /**

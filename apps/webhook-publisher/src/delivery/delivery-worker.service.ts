@@ -9,6 +9,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { connectionConfigOf } from '@erp/database';
 import { DeliveryWorker, type DeliveryWorkerOptions } from './delivery-worker';
+import { reportSubscriptions } from './subscription-metrics';
 
 export const DELIVERY_SETTINGS = Symbol('DELIVERY_SETTINGS');
 export type DeliverySettings = Omit<DeliveryWorkerOptions, 'dataSource' | 'listenSession' | 'logger'> & {
@@ -20,8 +21,12 @@ export type DeliverySettings = Omit<DeliveryWorkerOptions, 'dataSource' | 'liste
 @Injectable()
 export class DeliveryWorkerService implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly worker?: DeliveryWorker;
+  private stopReporting?: () => void;
 
-  constructor(@Inject(DELIVERY_SETTINGS) settings: DeliverySettings, @InjectDataSource() dataSource: DataSource) {
+  constructor(
+    @Inject(DELIVERY_SETTINGS) settings: DeliverySettings,
+    @InjectDataSource() private readonly dataSource: DataSource,
+  ) {
     if (!settings.enabled) return;
     const { enabled: _enabled, ...options } = settings;
     this.worker = new DeliveryWorker({
@@ -34,9 +39,12 @@ export class DeliveryWorkerService implements OnApplicationBootstrap, BeforeAppl
 
   onApplicationBootstrap(): void {
     this.worker?.start();
+    // Every replica reports the counts (one query per scrape), the API-only ones too.
+    this.stopReporting = reportSubscriptions(this.dataSource);
   }
 
   async beforeApplicationShutdown(): Promise<void> {
+    this.stopReporting?.();
     await this.worker?.stop();
   }
 

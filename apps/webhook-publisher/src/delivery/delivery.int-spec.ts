@@ -154,4 +154,18 @@ describe('webhook delivery: signing, retries, failures (events through Kafka, re
       expect(text).toMatch(new RegExp(`^webhook_delivery_attempts_total\\{outcome="${outcome}"\\} [1-9]`, 'm'));
     }
   });
+
+  it('counts subscriptions by state on /metrics, the ones the publisher disabled apart', async () => {
+    const gone = await receiver(() => 410);
+    const { id } = await subscribe(gone.url);
+    await subscribe((await receiver(() => 204)).url);
+    const paused = await subscribe((await receiver(() => 204)).url);
+    expect((await t.api(`/api/webhooks/subscriptions/${paused.id}`, { method: 'PATCH', body: { enabled: false } })).status).toBe(200);
+    await t.publish(salesOrderEvent(A, '000600', 1));
+    await eventually(async () => ((await (await t.api(`/api/webhooks/subscriptions/${id}`)).json()) as { enabled: boolean }).enabled === false);
+    const text = await (await t.http.request('/metrics')).text();
+    expect(text).toMatch(/^webhook_subscriptions\{state="enabled"\} 1$/m);
+    expect(text).toMatch(/^webhook_subscriptions\{state="disabled"\} 1$/m);
+    expect(text).toMatch(/^webhook_subscriptions\{state="disabled_failing"\} 1$/m);
+  });
 });

@@ -2,6 +2,7 @@ import { Injectable, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { InjectDataSource, InjectRepository, TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
+import { metricsRegistry } from '@erp/observability';
 
 import { migrateDatabase } from '../migrations/run-migrations';
 import { CreateWidgets1700000000001 } from '../test-support/1700000000001-create-widgets.migration';
@@ -102,6 +103,42 @@ describe('DatabaseModule', () => {
       await app.close();
       await empty.drop();
     }
+  });
+
+  it("reports its pool's connections on /metrics while they are used, and stops reporting at close", async () => {
+    @Module({
+      imports: [
+        DatabaseModule.forRoot({
+          url: database.url,
+          entities: [Widget],
+          migrations: [],
+          applicationName: 'pool-metrics-test',
+          poolSize: 2,
+        }),
+      ],
+    })
+    class AppModule {}
+
+    const sample = async (series: string) => {
+      const line = (await metricsRegistry.metrics()).split('\n').find((l) => l.startsWith(`${series} `));
+      return line === undefined ? undefined : Number(line.slice(series.length + 1));
+    };
+    const app = await NestFactory.createApplicationContext(AppModule, { logger: false });
+    const dataSource = app.get(DataSource);
+    try {
+      // Two sleeping queries take both connections; a third waits in the pool's queue.
+      const held = [1, 2, 3].map(() => dataSource.query('SELECT pg_sleep(1.5)'));
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(await sample('db_client_connections_max{pool="pool-metrics-test"}')).toBe(2);
+      expect(await sample('db_client_connections_usage{pool="pool-metrics-test",state="used"}')).toBe(2);
+      expect(await sample('db_client_connections_pending_requests{pool="pool-metrics-test"}')).toBe(1);
+      await Promise.all(held);
+      expect(await sample('db_client_connections_usage{pool="pool-metrics-test",state="used"}')).toBe(0);
+      expect(await sample('db_client_connections_pending_requests{pool="pool-metrics-test"}')).toBe(0);
+    } finally {
+      await app.close();
+    }
+    expect(await sample('db_client_connections_max{pool="pool-metrics-test"}')).toBeUndefined();
   });
 
   it('fails start-up after its retries when the database is unreachable', async () => {

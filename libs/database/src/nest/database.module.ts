@@ -6,6 +6,7 @@ import type { DataSource } from 'typeorm';
 
 import { type ClassReference, dataSourceOptions } from '../data-source/create-data-source';
 import { verifyTenantBinding } from '../tenancy/tenant-binding';
+import { PoolMetrics } from './pool-metrics';
 import { TenantScopeInterceptor } from './tenant-scope.interceptor';
 
 export interface DatabaseModuleOptions {
@@ -75,7 +76,7 @@ export class DatabaseModule {
           toRetry: isTransientConnectionError,
         }),
       ],
-      providers: tenancy,
+      providers: [PoolMetrics, ...tenancy],
       exports: [TypeOrmModule],
     };
   }

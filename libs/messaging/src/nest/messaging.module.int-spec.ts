@@ -22,6 +22,8 @@ import { MessagingModule } from './messaging.module';
 import { OutboxRelayService } from './outbox-relay.service';
 
 const GROUP = 'messaging-module-test.projection';
+/** Events of a customer number ending so make the handler throw, so they end on the dead-letter topic. */
+const POISON = 'POISON';
 
 @Injectable()
 class CustomerWrites {
@@ -41,6 +43,7 @@ class CustomerProjection {
 
   @EventPattern<string>(TOPICS.customers, { groupId: GROUP, eventTypes: ['CUSTOMER_UPDATED'] })
   async onCustomer(@Payload() event: CustomerEvent, @Ctx() context: KafkaEventContext): Promise<void> {
+    if (event.subject.endsWith(POISON)) throw new Error('this handler refuses the poison customer');
     await context.getManager().query(`INSERT INTO test_effects (consumer_group, event_id, note) VALUES ($1, $2, $3)`, [
       GROUP,
       event.id,
@@ -63,7 +66,8 @@ class TestAppModule {
           clientId: 'messaging-module-test',
           topicPrefix,
           logLevel: 'nothing',
-          consumers: FAST_CONSUMER,
+          // Two quick attempts, so the poison event is dead-lettered within the test.
+          consumers: { ...FAST_CONSUMER, maxAttempts: 2, retry: { initialMs: 50, maxMs: 100 } },
         }),
       ],
       controllers: [CustomerProjection],
@@ -100,6 +104,12 @@ describe('MessagingModule in a Nest service', () => {
     expect(body.info['kafka']).toMatchObject({ status: 'up', active: true });
   });
 
+  it('reports the outbox backlog and its age on the very first scrape', async () => {
+    const text = await (await fetch(`${url}/metrics`)).text();
+    expect(text).toMatch(/^outbox_pending_events\{service="messaging-module-test"\} \d+$/m);
+    expect(text).toMatch(/^outbox_oldest_pending_age_seconds\{service="messaging-module-test"\} [\d.]+$/m);
+  });
+
   it('carries events from Outbox.add through the relay to an @EventPattern handler, in order', async () => {
     const writes = app.get(CustomerWrites);
     const projection = app.get(CustomerProjection);
@@ -113,6 +123,20 @@ describe('MessagingModule in a Nest service', () => {
     expect(app.get(KafkaEventTransport).consumerStatuses()).toEqual([
       expect.objectContaining({ groupId: GROUP, joined: true, handled: 5, deadLettered: 0 }),
     ]);
+  });
+
+  it('counts what a group dead-letters on /metrics (kafka_consumer_dead_letters_total)', async () => {
+    const series = `kafka_consumer_dead_letters_total{group="${GROUP}"}`;
+    const scrape = async () => {
+      const line = (await (await fetch(`${url}/metrics`)).text()).split('\n').find((l) => l.startsWith(`${series} `));
+      return line === undefined ? undefined : Number(line.slice(series.length + 1));
+    };
+    expect(await scrape()).toBe(0);
+    await app.get(CustomerWrites).change(`NEST-${POISON}`);
+    await waitFor('the poison event to be dead-lettered', () =>
+      app.get(KafkaEventTransport).consumerStatuses().some((s) => s.groupId === GROUP && s.deadLettered === 1),
+    );
+    expect(await scrape()).toBe(1);
   });
 
   it('shuts down promptly, ending the relay’s session and leaving the consumer group', async () => {

@@ -8,6 +8,7 @@ import { Outbox } from '../outbox/outbox';
 import { KafkaEventMicroservice } from '../transport/kafka-event-microservice';
 import { KafkaEventTransport } from '../transport/kafka-event-transport';
 import { MESSAGING_OPTIONS, type MessagingModuleOptions } from './messaging-options';
+import { ConsumerMetricsService } from './consumer-metrics.service';
 import { OutboxRelayService } from './outbox-relay.service';
 
 /**
@@ -47,6 +48,7 @@ export class MessagingModule {
               logger: new Logger('EventConsumer'),
             }),
         },
+        ConsumerMetricsService,
         {
           provide: HYBRID_MICROSERVICE,
           inject: [KafkaEventTransport],

@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { Counter } from 'prom-client';
 import { instrumentHttpMetrics, UNMATCHED_ROUTE } from './http-metrics';
 import { defineCounter, defineGauge, metricsRegistry } from './metrics-registry';
+import { startMetricsServer } from './metrics-server';
 
 /** The value of one series in a Prometheus text exposition, or undefined when absent. */
 function sample(text: string, series: string): number | undefined {
@@ -91,5 +92,27 @@ describe('defineCounter', () => {
     defineCounter({ name: 'test_type_clash', help: 'h' });
     expect(() => defineGauge({ name: 'test_type_clash', help: 'h' })).toThrow(/another type/);
     metricsRegistry.removeSingleMetric('test_type_clash');
+  });
+});
+
+describe('instrumentHttpMetrics with serveMetrics: false, and startMetricsServer', () => {
+  it('keeps counting requests but leaves /metrics to the metrics listener', async () => {
+    const app = Fastify();
+    instrumentHttpMetrics(app, { serveMetrics: false });
+    app.get('/v1/only-here', async () => ({ ok: true }));
+    const base = await app.listen({ port: 0, host: '127.0.0.1' });
+    const metrics = await startMetricsServer(0, '127.0.0.1');
+    try {
+      expect((await fetch(`${base}/metrics`)).status).toBe(404);
+      await fetch(`${base}/v1/only-here`);
+      const text = await (await fetch(`${metrics.url}/metrics`)).text();
+      expect(sample(text, 'http_request_duration_seconds_count{method="GET",route="/v1/only-here",status_code="200"}')).toBe(1);
+      expect((await fetch(`${metrics.url}/other`)).status).toBe(404);
+      expect((await fetch(`${metrics.url}/metrics`, { method: 'POST' })).status).toBe(404);
+    } finally {
+      await app.close();
+      await metrics.close();
+    }
+    await expect(fetch(`${metrics.url}/metrics`)).rejects.toThrow();
   });
 });

@@ -14,14 +14,24 @@ export const httpRequestDuration = () =>
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
   });
 
+export interface HttpMetricsOptions {
+  /**
+   * Also serve `GET /metrics` on this instance (default true). False when the service has a
+   * metrics listener of its own (`startMetricsServer`, METRICS_PORT), so the public port does not
+   * answer it.
+   */
+  serveMetrics?: boolean;
+}
+
 /**
  * Instruments a Fastify instance: every answered request is observed in
  * `http_request_duration_seconds{method, route, status_code}` (route = the pattern, e.g.
- * `/v1/customer/:customerNumber`), and `GET /metrics` serves the registry in the Prometheus text
- * format. Call before routes are added. `/metrics` is a plain Fastify route, outside Nest's guards:
- * it needs no token (keep it off the public ingress).
+ * `/v1/customer/:customerNumber`), and unless `serveMetrics` is false, `GET /metrics` serves the
+ * registry in the Prometheus text format. Call before routes are added. `/metrics` is a plain
+ * Fastify route, outside Nest's guards: it needs no token, which is why deployments serve it on
+ * METRICS_PORT instead (see startMetricsServer).
  */
-export function instrumentHttpMetrics(fastify: FastifyInstance): void {
+export function instrumentHttpMetrics(fastify: FastifyInstance, options: HttpMetricsOptions = {}): void {
   collectProcessMetrics();
   const duration = httpRequestDuration();
   fastify.addHook('onResponse', async (request: FastifyRequest, reply: FastifyReply) => {
@@ -34,6 +44,7 @@ export function instrumentHttpMetrics(fastify: FastifyInstance): void {
       reply.elapsedTime / 1000,
     );
   });
+  if (options.serveMetrics === false) return;
   fastify.get(METRICS_PATH, async (_request, reply) => {
     reply.header('content-type', metricsRegistry.contentType);
     return metricsRegistry.metrics();
