@@ -1,0 +1,5 @@
+/** @type {import('jest').Config} */
+module.exports = {
+  displayName: 'release',
+  preset: '../../jest.preset.js',
+};
