@@ -14,6 +14,7 @@ import { AddLineItemDescription1766500000002 } from './migrations/1766500000002-
 import { EnableTenantViews1766700000000 } from './migrations/1766700000000-enable-tenant-views';
 import { WallPriceRules1766700000001 } from './migrations/1766700000001-wall-price-rules';
 import { CreateSalesOrderBucketFunctions1766800000000 } from './migrations/1766800000000-create-sales-order-bucket-functions';
+import { RequireOrderGrandTotal1766960000000 } from './migrations/1766960000000-require-order-grand-total';
 import { SalesOrderCounterEntity, SalesOrderEntity, SalesOrderLineEntity } from './sales-orders/sales-order.entity';
 
 /**
@@ -46,4 +47,5 @@ export const SALES_ORDERS_MIGRATIONS = [
   EnableTenantViews1766700000000,
   WallPriceRules1766700000001,
   CreateSalesOrderBucketFunctions1766800000000,
+  RequireOrderGrandTotal1766960000000,
 ];

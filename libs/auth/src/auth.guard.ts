@@ -8,9 +8,9 @@ import {
   createParamDecorator,
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type AuthContext, authenticateRequest, scopeForMethod } from './authenticate-request';
-import { authenticateServiceCall, ServiceTokenVerifier } from './service-tokens';
+import { authenticateServiceCall, INTERNAL_API_HEADER, ServiceTokenVerifier } from './service-tokens';
 import { TokenVerifier } from './token-verifier';
 
 export const AUTH_OPTIONS = Symbol('AUTH_OPTIONS');
@@ -59,7 +59,7 @@ export class AuthGuard implements CanActivate {
     if (this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, targets)) return true;
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
     const auth = this.reflector.getAllAndOverride<boolean>(INTERNAL_ROUTE, targets)
-      ? await this.authenticateService(request)
+      ? await this.authenticateService(request, context.switchToHttp().getResponse<FastifyReply>())
       : await authenticateRequest(request.headers, this.verifier, {
           requireApplicationType: this.options.requireApplicationType && !this.reflector.getAllAndOverride<boolean>(NO_APPLICATION_TYPE, targets),
           requiredScope: this.reflector.getAllAndOverride<string>(REQUIRED_SCOPE, targets) ?? scopeForMethod(request.method),
@@ -70,8 +70,10 @@ export class AuthGuard implements CanActivate {
     return true;
   }
 
-  private authenticateService(request: AuthenticatedRequest): Promise<AuthContext> {
+  private authenticateService(request: AuthenticatedRequest, reply: FastifyReply): Promise<AuthContext> {
     if (!this.serviceVerifier) throw new Error('An @InternalRoute() needs AuthModule.forRoot(..., { internalApi }) (INTERNAL_API_SECRET)');
+    // On every answer of the route, errors included: the caller tells this 404 from an unknown route's.
+    reply.header(INTERNAL_API_HEADER, '1');
     return authenticateServiceCall(request.headers, this.serviceVerifier);
   }
 }

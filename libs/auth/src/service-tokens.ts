@@ -2,6 +2,13 @@ import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import { ForbiddenError, InvalidHeaderError, UnauthorizedError } from '@erp/errors';
 import { COMPANY_HEADER, type AuthContext, type HeaderBag } from './authenticate-request';
 
+/**
+ * The header every answer of an internal route carries. An older release of the called service,
+ * which does not serve the route, answers 404 too, without it: the caller must not read that as
+ * "no such record" (docs/migrations.md, mixed versions).
+ */
+export const INTERNAL_API_HEADER = 'erp-internal-api';
+
 /** `iss` of every service token: never a user token's issuer, so neither can pass for the other. */
 export const SERVICE_TOKEN_ISSUER = 'erp-internal';
 /** A service token lives this long: each call signs a fresh one (HS256 costs microseconds). */

@@ -1,4 +1,4 @@
-import { type ClassReference, migrateDatabase } from '@erp/database';
+import { type ClassReference, createDataSource, migrateDatabase, type MigrationRun, missingExpandMigrations } from '@erp/database';
 import { loadConfig, ServiceConfig } from './config';
 
 export interface MigrateOptions {
@@ -8,21 +8,73 @@ export interface MigrateOptions {
   migrations: ClassReference[];
 }
 
+/** What `migrate.js` was asked to do (docs/migrations.md). */
+export type MigrateCommand = { kind: 'migrate'; run: MigrationRun } | { kind: 'wait'; timeoutMs: number };
+
+const USAGE = 'usage: migrate.js [--phase=expand|contract] | --wait-for-schema[=<seconds>]';
+const WAIT_POLL_MS = 2_000;
+
 /**
- * A service's `migrate.ts` entry: applies its pending migrations and exits, 0 on success and 1
- * with the reason otherwise. Run by `npm start` before each service and as the Kubernetes
- * migration Job. It reads only the shared ServiceConfig (DATABASE_URL): the Job needs no Kafka,
- * storage or other settings of the service.
+ * The command line of a service's `migrate.ts`:
+ * - `--phase=expand` (the default): the expand migrations, before a release's pods start;
+ * - `--phase=contract`: every pending migration, the contract ones included, once every pod runs
+ *   the release (and for a new database);
+ * - `--wait-for-schema[=seconds]` (the pods' init container): wait, reading only, until the database
+ *   holds every expand migration this build needs (default limit 600 s).
  */
-export function runMigrate(options: MigrateOptions): void {
-  void migrate(options).catch((err: unknown) => {
+export function migrateCommandOf(argv: string[]): MigrateCommand {
+  const args = argv.filter((arg) => arg.startsWith('--'));
+  if (args.length > 1) throw new Error(USAGE);
+  const [arg] = args;
+  if (arg === undefined || arg === '--phase=expand') return { kind: 'migrate', run: 'expand' };
+  if (arg === '--phase=contract') return { kind: 'migrate', run: 'all' };
+  const wait = /^--wait-for-schema(?:=(\d+))?$/.exec(arg);
+  if (wait) return { kind: 'wait', timeoutMs: Number(wait[1] ?? 600) * 1000 };
+  throw new Error(USAGE);
+}
+
+/**
+ * A service's `migrate.ts` entry: applies its migrations (or waits for them) and exits, 0 on
+ * success and 1 with the reason otherwise. Run by `npm start` before each service, as the
+ * Kubernetes migration Jobs and as the pods' init container. It reads only the shared
+ * ServiceConfig (DATABASE_URL): the Job needs no Kafka, storage or other settings of the service.
+ */
+export function runMigrate(options: MigrateOptions, argv: string[] = process.argv.slice(2)): void {
+  void migrate(options, argv).catch((err: unknown) => {
     process.stderr.write(`${options.service} migrate failed: ${err instanceof Error ? err.message : String(err)}\n`);
     process.exit(1);
   });
 }
 
-async function migrate({ service, entities, migrations }: MigrateOptions): Promise<void> {
+async function migrate({ service, entities, migrations }: MigrateOptions, argv: string[]): Promise<void> {
+  const command = migrateCommandOf(argv);
   const config = loadConfig(ServiceConfig);
-  const applied = await migrateDatabase({ url: config.DATABASE_URL, entities, migrations, applicationName: `${service}-migrate` });
-  process.stdout.write(`${service}: ${applied.length} migration(s) applied${applied.length ? `: ${applied.join(', ')}` : ''}\n`);
+  const source = { url: config.DATABASE_URL, entities, migrations, applicationName: `${service}-migrate` };
+  if (command.kind === 'wait') {
+    await waitForSchema(service, source, command.timeoutMs);
+    return;
+  }
+  const log = (line: string) => process.stdout.write(`${service}: ${line}\n`);
+  const applied = await migrateDatabase(source, { run: command.run, log });
+  const step = command.run === 'expand' ? 'expand' : 'contract';
+  log(`${applied.length} migration(s) applied (${step} step)${applied.length ? `: ${applied.join(', ')}` : ''}`);
+}
+
+async function waitForSchema(service: string, source: Parameters<typeof createDataSource>[0], timeoutMs: number): Promise<void> {
+  const dataSource = createDataSource({ ...source, purpose: 'migrations', poolSize: 1 });
+  await dataSource.initialize();
+  const deadline = Date.now() + timeoutMs;
+  try {
+    for (let reported = ''; ; ) {
+      const missing = await missingExpandMigrations(dataSource, source.migrations);
+      if (missing.length === 0) return;
+      const now = missing.join(', ');
+      if (now !== reported) process.stdout.write(`${service}: waiting for the expand migrations ${now}\n`);
+      reported = now;
+      if (Date.now() > deadline) throw new Error(`the expand migrations ${now} were not applied within ${timeoutMs / 1000} s`);
+      await new Promise((resolve) => setTimeout(resolve, WAIT_POLL_MS));
+    }
+  } finally {
+    await dataSource.destroy();
+  }
 }

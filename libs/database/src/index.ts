@@ -21,7 +21,9 @@ export {
 } from './embedded-postgres/embedded-postgres';
 export { stopOrphanedEmbeddedPostgres } from './embedded-postgres/stale-postmaster';
 export { checkMigrationDrift } from './migrations/migration-drift';
-export { migrateDatabase, runMigrations } from './migrations/run-migrations';
+export { migrateDatabase, type MigrationRunOptions, runMigrations } from './migrations/run-migrations';
+export { migrationName, migrationsFor, type MigrationPhase, type MigrationRun, phaseOf } from './migrations/migration-phase';
+export { missingExpandMigrations } from './migrations/schema-status';
 // Frozen helpers of applied migrations (history: never changed, a new version instead).
 export {
   type CountCellTableV1,

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ServiceTokenSigner, ServiceTokenVerifier } from '@erp/auth';
+import { INTERNAL_API_HEADER, ServiceTokenSigner, ServiceTokenVerifier } from '@erp/auth';
 import { CustomerEventData } from '@erp/contracts';
 import { ServiceUnavailableError } from '@erp/errors';
 import { InternalApiClient } from './internal-api-client';
@@ -43,8 +43,9 @@ async function calledService(respond: (request: IncomingMessage, response: Serve
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen, server };
 }
 
-const json = (status: number, body?: unknown) => (_request: IncomingMessage, response: ServerResponse) => {
-  response.writeHead(status, { 'content-type': 'application/json' }).end(body === undefined ? undefined : JSON.stringify(body));
+/** An answer of an internal route (which always carries `erp-internal-api`), or of another route. */
+const json = (status: number, body?: unknown, internalRoute = true) => (_request: IncomingMessage, response: ServerResponse) => {
+  response.writeHead(status, { 'content-type': 'application/json', ...(internalRoute ? { [INTERNAL_API_HEADER]: '1' } : {}) }).end(body === undefined ? undefined : JSON.stringify(body));
 };
 
 /** A port nothing listens on (a replica that is gone). */
@@ -94,6 +95,17 @@ describe('InternalApiClient, against real HTTP servers', () => {
     const { client, seen } = await setUp(json(404, { message: 'no' }));
     expect(await client.read('1000001', '/internal/v1/customers/9', CustomerEventData)).toEqual({ found: false });
     expect(seen).toHaveLength(1);
+  });
+
+  it("does not take a 404 without the route's header (an older release that lacks the route) for 'no such record'", async () => {
+    const older = await calledService(json(404, { message: 'Cannot GET' }, false));
+    servers.push(older.server);
+    const { client, seen } = await setUp(json(200, CUSTOMER), { before: [older.url] });
+    expect((await client.read('1000001', '/internal/v1/customers/10001', CustomerEventData)).found).toBe(true);
+    expect([older.seen.length, seen.length]).toEqual([1, 1]);
+    const alone = new InternalApiClient({ target: 'customers-v1', urls: [older.url], signer: new ServiceTokenSigner('sales-orders-v3', SECRET) });
+    clients.push(alone);
+    await expect(alone.read('1000001', '/internal/v1/customers/10001', CustomerEventData)).rejects.toBeInstanceOf(ServiceUnavailableError);
   });
 
   it('goes to the next replica when one refuses the connection', async () => {

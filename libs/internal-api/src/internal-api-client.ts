@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { Agent, request } from 'undici';
-import type { ServiceTokenSigner } from '@erp/auth';
+import { INTERNAL_API_HEADER, type ServiceTokenSigner } from '@erp/auth';
 import { InternalContractError, readInternalBody } from '@erp/contracts';
 import { ServiceUnavailableError } from '@erp/errors';
 import { internalCallSeconds, internalCalls } from './internal-api-metrics';
@@ -122,6 +122,9 @@ export class InternalApiClient {
       span?.end(response.statusCode);
       if (response.statusCode === 404) {
         await response.body.dump();
+        // Only the route's own 404 says "no such record"; without its header the called replica
+        // does not serve the route (an older release during a rollout): no answer, try another.
+        if (response.headers[INTERNAL_API_HEADER] === undefined) throw new NoAnswer('404 from a replica that does not serve this internal route');
         return { status: 404 };
       }
       if (response.statusCode >= 200 && response.statusCode < 300) {

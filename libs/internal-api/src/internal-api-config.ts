@@ -4,8 +4,6 @@ import { type InternalApiAuthSettings, MIN_SERVICE_SECRET_LENGTH } from '@erp/au
 import { toInt } from '@erp/bootstrap';
 import { KafkaServiceConfig } from '@erp/messaging';
 
-// TypeScript's mixin rule requires exactly `any[]` here (TS2545).
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 /**
  * The variables of a service that publishes or consumes events (`KafkaServiceConfig`) and serves or
  * calls an internal API (docs/cross-service-reads.md): its config class extends this one. Only those

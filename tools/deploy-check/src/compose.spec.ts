@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { loadConfig } from '@erp/bootstrap';
 import { CONTAINER_PORT, deployedApps, REPO_ROOT } from './catalog';
-import { migrationServiceName } from './compose';
+import { contractServiceName, migrationServiceName } from './compose';
 
 interface ComposeService {
   image?: string;
@@ -72,9 +72,14 @@ describe('docker/compose.yaml', () => {
         expect(service.depends_on?.[migrationServiceName(name)]).toEqual({
           condition: 'service_completed_successfully',
         });
-        expect(migration?.command).toEqual(['node', 'migrate.js']);
+        expect(migration?.command).toEqual(['node', 'migrate.js', '--phase=expand']);
         expect(migration?.image).toBe(service.image);
         expect(migration?.depends_on?.databases).toEqual({ condition: 'service_completed_successfully' });
+        // The contract step once this version of the app serves (docs/migrations.md).
+        const contract = services[contractServiceName(name)];
+        expect(contract?.command).toEqual(['node', 'migrate.js', '--phase=contract']);
+        expect(contract?.image).toBe(service.image);
+        expect(contract?.depends_on).toEqual({ [name]: { condition: 'service_healthy' } });
         expect(service.environment?.DATABASE_URL).toMatch(
           new RegExp(`^postgres://[^@]+@postgres:5432/${app.database}$`),
         );

@@ -9,6 +9,7 @@ const POSTGRES_PASSWORD = 'erp';
 const GATEWAY_HOST_PORT = 3000;
 
 export const migrationServiceName = (app: string) => `${app}-migrate`;
+export const contractServiceName = (app: string) => `${app}-migrate-contract`;
 export const imageName = (app: string) => `erp/${app}:local`;
 
 type ComposeService = Record<string, unknown>;
@@ -126,10 +127,19 @@ export function composeFile(apps: DeployedApp[]): Record<string, unknown> {
       services[migrationServiceName(app.name)] = {
         build,
         image: imageName(app.name),
-        command: ['node', 'migrate.js'],
+        command: ['node', 'migrate.js', '--phase=expand'],
         environment,
         ...(secrets ? { secrets } : {}),
         depends_on: { databases: { condition: 'service_completed_successfully' } },
+        restart: 'no',
+      };
+      // The contract step once the app of this version serves (docs/migrations.md).
+      services[contractServiceName(app.name)] = {
+        image: imageName(app.name),
+        command: ['node', 'migrate.js', '--phase=contract'],
+        environment,
+        ...(secrets ? { secrets } : {}),
+        depends_on: { [app.name]: { condition: 'service_healthy' } },
         restart: 'no',
       };
     }

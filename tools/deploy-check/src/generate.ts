@@ -6,7 +6,8 @@ import { composeFile } from './compose';
 import { ENVIRONMENTS, type Environment } from './environments';
 import { overlayImages } from './images';
 import { appManifests, baseImage, type Manifest } from './kubernetes';
-import { environmentManifests, environmentPatches } from './kubernetes-environment';
+import { environmentManifests, environmentPatches, kubernetesEnvironment } from './kubernetes-environment';
+import { migrationJob } from './kubernetes-migrations';
 import { dashboards } from './monitoring/dashboards';
 import { monitoringComponent, ruleFiles } from './monitoring/monitoring-manifests';
 import { basePolicies, environmentPolicies } from './network-policies';
@@ -24,6 +25,9 @@ const kustomization = (fields: Record<string, unknown>, kind: 'Kustomization' | 
   yaml({ apiVersion: kind === 'Component' ? 'kustomize.config.k8s.io/v1alpha1' : 'kustomize.config.k8s.io/v1beta1', kind, ...fields });
 
 export const MONITORING_COMPONENT = 'docker/kubernetes/components/monitoring';
+/** The contract step's Jobs (docs/migrations.md): applied on their own, once every pod runs the release. */
+export const CONTRACT_BASE = 'docker/kubernetes/contract';
+export const CONTRACT_OVERLAY = 'contract';
 export const PGBOUNCER_COMPONENT = 'pgbouncer';
 
 /**
@@ -43,6 +47,12 @@ export function generatedFiles(
   for (const app of apps) files.set(`${base}/${app.name}.yaml`, documents(appManifests(app, apps)));
   files.set(`${base}/network-policies.yaml`, documents(basePolicies(apps)));
   files.set(`${base}/kustomization.yaml`, kustomization({ resources: [...apps.map((app) => `${app.name}.yaml`), 'network-policies.yaml'] }));
+
+  const contractJobs = apps
+    .filter((app) => app.database)
+    .map((app) => migrationJob(app, kubernetesEnvironment(app, apps), `${baseImage(app.name)}:latest`, 'contract'));
+  files.set(`${CONTRACT_BASE}/migrate-contract.yaml`, documents(contractJobs));
+  files.set(`${CONTRACT_BASE}/kustomization.yaml`, kustomization({ resources: ['migrate-contract.yaml'] }));
 
   files.set(`${MONITORING_COMPONENT}/monitoring.yaml`, documents(monitoringComponent(apps)));
   files.set(`${MONITORING_COMPONENT}/kustomization.yaml`, kustomization({ resources: ['monitoring.yaml'] }, 'Component'));
@@ -71,6 +81,16 @@ export function generatedFiles(
         resources: ['../../base', 'config.yaml', ...(secrets.length > 0 ? ['secrets.yaml'] : []), 'network-policies.yaml'],
         ...(components.length > 0 ? { components } : {}),
         patches: patches.map(({ file, target }) => ({ path: `patches/${file}`, target })),
+        images: overlayImages(env, apps, baseImage),
+      }),
+    );
+    // `kubectl apply -k overlays/<env>/contract` after the rollout: the same images and namespace.
+    files.set(
+      `${dir}/${CONTRACT_OVERLAY}/kustomization.yaml`,
+      kustomization({
+        namespace: env.namespace,
+        labels: [{ pairs: { 'app.kubernetes.io/instance': `erp-${env.name}` } }],
+        resources: ['../../../contract'],
         images: overlayImages(env, apps, baseImage),
       }),
     );

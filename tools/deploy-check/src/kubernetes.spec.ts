@@ -11,6 +11,7 @@ import {
   PRESTOP_SLEEP_SECONDS,
   TERMINATION_GRACE_SECONDS,
 } from './kubernetes';
+import { CONTRACT_JOB_SUFFIX, MIGRATION_DEADLINE_SECONDS, SCHEMA_WAIT_SECONDS, WAIT_FOR_SCHEMA_CONTAINER } from './kubernetes-migrations';
 import { renderKustomization } from './kustomize';
 import { validateManifest } from './validate-manifest';
 
@@ -137,7 +138,7 @@ describe.each(Object.keys(rendered))('the %s manifests', (dir) => {
     });
 
     it(
-      app.database ? 'migrates with a Job running the same image' : 'has no migration Job (no database)',
+      app.database ? 'migrates with an expand Job running the same image, with a deadline that fits its retries' : 'has no migration Job (no database)',
       () => {
         const job = find(objects, 'Job', `${name}-migrate`);
         if (!app.database) return expect(job).toBeUndefined();
@@ -145,9 +146,24 @@ describe.each(Object.keys(rendered))('the %s manifests', (dir) => {
           (c) => c.name === MIGRATE_CONTAINER,
         ) as Container;
         const server = podSpec(find(objects, 'Deployment', name) as Manifest).containers[0] as Container;
-        expect(migrate.command).toEqual(['node', 'migrate.js']);
+        expect(migrate.command).toEqual(['node', 'migrate.js', '--phase=expand']);
         expect(migrate.image).toBe(server.image);
         expect(podSpec(job as Manifest).restartPolicy).toBe('Never');
+        expect((job as Manifest & { spec: { activeDeadlineSeconds: number } }).spec.activeDeadlineSeconds).toBe(MIGRATION_DEADLINE_SECONDS);
+        // The contract step is never part of the release's own apply (docs/migrations.md).
+        expect(find(objects, 'Job', `${name}${CONTRACT_JOB_SUFFIX}`)).toBeUndefined();
+      },
+    );
+
+    it(
+      app.database ? "starts its pods only once the database holds its expand migrations (init container)" : 'has no schema to wait for',
+      () => {
+        const pod = podSpec(find(objects, 'Deployment', name) as Manifest) as PodSpec & { initContainers?: Container[] };
+        if (!app.database) return expect(pod.initContainers).toBeUndefined();
+        const [wait] = pod.initContainers ?? [];
+        expect(wait?.name).toBe(WAIT_FOR_SCHEMA_CONTAINER);
+        expect(wait?.command).toEqual(['node', 'migrate.js', `--wait-for-schema=${SCHEMA_WAIT_SECONDS}`]);
+        expect(wait?.image).toBe(pod.containers[0]?.image);
       },
     );
 
@@ -285,5 +301,22 @@ describe.each(ENVIRONMENTS.map((env) => [env.name, env] as const))('the %s overl
     // attachments-v1 does use object storage here, with the SDK's default credentials (workload identity).
     const attachments = resolve(find(objects, 'Deployment', 'attachments-v1') as Manifest, required);
     expect(attachments).toMatchObject({ STORAGE_DRIVER: 's3', S3_BUCKET: env.config['S3_BUCKET'] });
+  });
+});
+
+describe.each(ENVIRONMENTS.map((env) => [env.name] as const))('the %s contract step (overlays/<env>/contract)', (envName) => {
+  const objects = renderKustomization(join(KUBERNETES, 'overlays', envName, 'contract'));
+  const deployed = rendered[`overlays/${envName}`] as Manifest[];
+
+  it('holds one contract Job per app with a database, with the image the overlay deploys, and nothing else', () => {
+    expect(objects.map((o) => `${o.kind}/${o.metadata.name}`).sort()).toEqual(
+      apps.filter((app) => app.database).map((app) => `Job/${app.name}${CONTRACT_JOB_SUFFIX}`).sort(),
+    );
+    for (const app of apps.filter((a) => a.database)) {
+      const [migrate] = podSpec(find(objects, 'Job', `${app.name}${CONTRACT_JOB_SUFFIX}`) as Manifest).containers;
+      expect(migrate?.command).toEqual(['node', 'migrate.js', '--phase=contract']);
+      expect(migrate?.image).toBe(podSpec(find(deployed, 'Deployment', app.name) as Manifest).containers[0]?.image);
+    }
+    expect(objects.flatMap(validateManifest)).toEqual([]);
   });
 });

@@ -1,5 +1,7 @@
 import { CONTAINER_PORT, type DeployedApp, METRICS_PORT, serverCommand } from './catalog';
 import { APP_CONTAINER, kubernetesEnvironment } from './kubernetes-environment';
+import { migrationJob, schemaWaitContainer } from './kubernetes-migrations';
+import { containerSecurity, labels, podSecurity, selectorLabels, tmpMount, tmpVolume } from './kubernetes-pod';
 import { HTTP_PORT_NAME, METRICS_PORT_NAME } from './network-policies';
 
 /** A Kubernetes object as plain data. */
@@ -11,34 +13,13 @@ export type Manifest = {
 };
 
 export { APP_CONTAINER } from './kubernetes-environment';
-export const MIGRATE_CONTAINER = 'migrate';
+export { labels, selectorLabels } from './kubernetes-pod';
+export { CONTRACT_JOB_SUFFIX, MIGRATE_CONTAINER, WAIT_FOR_SCHEMA_CONTAINER } from './kubernetes-migrations';
 export const TERMINATION_GRACE_SECONDS = 40;
 export const PRESTOP_SLEEP_SECONDS = 5;
 /** Image name in the base; overlays map it to their registry and tag (`images:`). */
 export const baseImage = (app: string) => `erp/${app}`;
 
-export const selectorLabels = (app: string) => ({ 'app.kubernetes.io/name': app });
-export const labels = (app: string, component: string) => ({
-  ...selectorLabels(app),
-  'app.kubernetes.io/component': component,
-  'app.kubernetes.io/part-of': 'erp',
-});
-
-const containerSecurity = {
-  allowPrivilegeEscalation: false,
-  readOnlyRootFilesystem: true,
-  runAsNonRoot: true,
-  capabilities: { drop: ['ALL'] },
-};
-const podSecurity = {
-  runAsNonRoot: true,
-  runAsUser: 1000,
-  runAsGroup: 1000,
-  fsGroup: 1000,
-  seccompProfile: { type: 'RuntimeDefault' },
-};
-const tmpVolume = { name: 'tmp', emptyDir: { sizeLimit: '64Mi' } };
-const tmpMount = { name: 'tmp', mountPath: '/tmp' };
 /** Memory of an app not measured yet (no `memoryMiB` in the catalog). */
 export const DEFAULT_MEMORY_MIB = { request: 192, limit: 384 };
 
@@ -97,6 +78,8 @@ export function appManifests(app: DeployedApp, apps: DeployedApp[]): Manifest[] 
                 labelSelector: { matchLabels: selectorLabels(app.name) },
               },
             ],
+            // The schema gate: a pod of a new release starts only once its expand migrations are applied.
+            ...(app.database ? { initContainers: [schemaWaitContainer(env, image)] } : {}),
             containers: [
               {
                 name: APP_CONTAINER,
@@ -173,43 +156,7 @@ export function appManifests(app: DeployedApp, apps: DeployedApp[]): Manifest[] 
       spec: { maxUnavailable: 1, selector: { matchLabels: selectorLabels(app.name) } },
     },
   ];
-  if (app.database) {
-    manifests.push({
-      apiVersion: 'batch/v1',
-      kind: 'Job',
-      metadata: {
-        name: `${app.name}-migrate`,
-        labels: labels(app.name, 'migration'),
-        // Jobs are immutable: delete the finished one before applying a new image (see docker/README.md).
-      },
-      spec: {
-        backoffLimit: 3,
-        activeDeadlineSeconds: 600,
-        ttlSecondsAfterFinished: 86_400,
-        template: {
-          metadata: { labels: labels(app.name, 'migration') },
-          spec: {
-            serviceAccountName: app.name,
-            automountServiceAccountToken: false,
-            restartPolicy: 'Never',
-            securityContext: podSecurity,
-            containers: [
-              {
-                name: MIGRATE_CONTAINER,
-                image,
-                command: ['node', 'migrate.js'],
-                env,
-                resources: { requests: { cpu: '50m', memory: '128Mi' }, limits: { memory: '256Mi' } },
-                securityContext: containerSecurity,
-                volumeMounts: [tmpMount],
-              },
-            ],
-            volumes: [tmpVolume],
-          },
-        },
-      },
-    });
-  }
+  if (app.database) manifests.push(migrationJob(app, env, image, 'expand'));
   return manifests;
 }
 

@@ -14,6 +14,13 @@ export interface SpawnedProcess {
 export interface SpawnOptions {
   quiet?: boolean;
   nodeArgs?: string[];
+  /** Arguments of the script itself (after its path), e.g. `--phase=contract` for a migrate entry. */
+  args?: string[];
+  /**
+   * The checkout the entry belongs to, run from there with its own node_modules. Default this
+   * repository; the upgrade test runs the previous release from a worktree of its own.
+   */
+  root?: string;
 }
 
 /**
@@ -22,7 +29,7 @@ export interface SpawnOptions {
  * process fails.
  */
 export function spawnTs(name: string, entry: string, env: NodeJS.ProcessEnv, options: SpawnOptions = {}): SpawnedProcess {
-  return spawnNode(name, ['-r', '@swc-node/register', join(REPO_ROOT, entry)], env, options);
+  return spawnNode(name, ['-r', '@swc-node/register', join(options.root ?? REPO_ROOT, entry), ...(options.args ?? [])], env, options);
 }
 
 /**
@@ -43,7 +50,7 @@ function spawnNode(name: string, args: string[], env: NodeJS.ProcessEnv, options
     ...(env['ERP_NODE_ARGS'] ?? process.env['ERP_NODE_ARGS'] ?? '').split(' ').filter(Boolean),
   ];
   const child = spawn(process.execPath, [...nodeArgs, ...args], {
-    cwd: REPO_ROOT,
+    cwd: options.root ?? REPO_ROOT,
     // Node's on-disk code cache for the modules it compiles (Nest, TypeORM, ...): a test run starts
     // the whole system about twenty times, and each start loads the same modules in a dozen processes.
     env: { NODE_COMPILE_CACHE: join(REPO_ROOT, '.data', 'node-compile-cache'), ...process.env, ...env },
@@ -81,8 +88,8 @@ function spawnNode(name: string, args: string[], env: NodeJS.ProcessEnv, options
 }
 
 /** Runs an entry point to completion; rejects with its output when it fails. */
-export async function runTs(name: string, entry: string, env: NodeJS.ProcessEnv): Promise<void> {
-  const proc = spawnTs(name, entry, env, { quiet: true });
+export async function runTs(name: string, entry: string, env: NodeJS.ProcessEnv, args: string[] = [], root?: string): Promise<void> {
+  const proc = spawnTs(name, entry, env, { quiet: true, args, ...(root ? { root } : {}) });
   const code = await proc.exited;
   if (code !== 0) throw new Error(`${name} failed with exit code ${code}`);
 }

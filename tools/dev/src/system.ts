@@ -177,7 +177,8 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
       if (database) {
         const migrate = (databaseUrl: string) => {
           log(`migrating ${service.name}`);
-          return runTs(`${service.name} migrate`, `${service.dir}/src/migrate.ts`, { ...commonEnv, DATABASE_URL: databaseUrl });
+          // One version of every service at a time here: both steps at once (docs/migrations.md).
+          return runTs(`${service.name} migrate`, `${service.dir}/src/migrate.ts`, { ...commonEnv, DATABASE_URL: databaseUrl }, ['--phase=contract']);
         };
         const createAndMigrate = async () => {
           const databaseUrl = await ensureDatabase(databaseServer, options.databaseName ? options.databaseName(database) : database);

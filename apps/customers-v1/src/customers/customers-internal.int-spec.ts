@@ -59,7 +59,9 @@ describe('customers-v1 internal read: GET /internal/v1/customers/{number} (docs/
   });
 
   it('answers 404 for a number the company does not have, and for another company\'s customer', async () => {
-    expect((await internalRead(A, '99999')).status).toBe(404);
+    const missing = await internalRead(A, '99999');
+    // The route's own 404 (its header says so): "no such customer", not "no such route".
+    expect([missing.status, missing.headers.get('erp-internal-api')]).toEqual([404, '1']);
     // Numbers are per company: B's second customer is a number A does not have.
     await create(B, { name: 'Other Company AB' });
     const theirs = await create(B, { name: 'Other Company Two AB' });

@@ -25,9 +25,9 @@ async function seed(sql: Client): Promise<void> {
   const instants = await instantsAroundBucketStarts(sql, 'sales_order_time_bucket', '2024-06-01T00:00:00Z');
   await sql.query(
     `INSERT INTO sales_orders (company_id, order_type, order_id, status, order_date, customer_id, customer_name,
-       billing, shipping, payment_settings, attachments, created_at, last_modified_at)
+       billing, shipping, payment_settings, attachments, created_at, last_modified_at, grand_total)
      SELECT $1, 'SO', lpad((i * 97)::text, 6, '0'), CASE WHEN i % 2 = 0 THEN 'Open' ELSE 'Hold' END, date_trunc('day', modified), '10001', 'Edge ' || i,
-            '{"address": null, "contact": null}', '{"address": null, "contact": null}', '{"terms": null, "method": null}', '[]', created, modified
+            '{"address": null, "contact": null}', '{"address": null, "contact": null}', '{"terms": null, "method": null}', '[]', created, modified, 0
      FROM unnest($2::timestamptz[], $3::timestamptz[]) WITH ORDINALITY AS r (modified, created, i)`,
     [COMPANY, instants, [...instants].reverse()],
   );

@@ -21,6 +21,8 @@ import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, Pri
 @Check('sales_orders_commission_percent_check', `commission_percent >= 0 AND commission_percent <= 100`)
 @Check('sales_orders_freight_check', `freight_cost >= 0 AND freight_premium >= 0`)
 @Check('sales_orders_exchange_rate_check', `exchange_rate > 0`)
+// A check rather than NOT NULL: added NOT VALID and validated without blocking writes (1766960000000).
+@Check('sales_orders_grand_total_check', `grand_total IS NOT NULL`)
 export class SalesOrderEntity {
   @PrimaryGeneratedColumn('identity', { name: 'internal_id', type: 'bigint', generatedIdentity: 'ALWAYS' })
   internalId: string;

@@ -121,13 +121,13 @@ describe('GET /api/v3/SalesOrders filtered paging at every depth, every orderBy'
     // before now). Four customers: a customer's pages past the middle are read from the other end.
     await t.sql.query(
       `INSERT INTO sales_orders (company_id, order_type, order_id, status, order_date, customer_id, customer_name, customer_order,
-         billing, shipping, payment_settings, attachments, created_at, last_modified_at)
+         billing, shipping, payment_settings, attachments, created_at, last_modified_at, grand_total)
        SELECT company, type, lpad((row_number() OVER (PARTITION BY company, type ORDER BY i))::text, 6, '0'),
               (ARRAY['Open', 'Open', 'Open', 'Hold', 'BackOrder', 'Completed', 'Cancelled'])[1 + abs(hashint4(i)) % 7],
               date_trunc('day', created), '1' || lpad((abs(hashint4(i * 3)) % 4)::text, 4, '0'),
               CASE WHEN i % 9 = 0 THEN 'Nordbygg AS' ELSE 'Customer ' || i END, 'PO-' || i,
               '{"address": null, "contact": null}', '{"address": null, "contact": null}', '{"terms": null, "method": null}', '[]',
-              created, CASE WHEN abs(hashint4(i * 7)) % 3 = 0 THEN created + (abs(hashint4(i * 13)) % 300) * interval '1 day' ELSE created END
+              created, CASE WHEN abs(hashint4(i * 7)) % 3 = 0 THEN created + (abs(hashint4(i * 13)) % 300) * interval '1 day' ELSE created END, 0
        FROM generate_series(1, 10000) AS i,
             LATERAL (SELECT CASE WHEN i % 10 = 0 THEN $2 ELSE $1 END AS company,
                             (ARRAY['SO', 'SO', 'SO', 'QT', 'CM'])[1 + abs(hashint4(i * 5)) % 5] AS type,
@@ -192,9 +192,9 @@ describe('GET /api/v3/SalesOrders filtered paging at every depth, every orderBy'
       // sometimes the status), delete: across every bucket.
       await t.sql.query(
         `INSERT INTO sales_orders (company_id, order_type, order_id, status, order_date, customer_id, customer_name,
-           billing, shipping, payment_settings, attachments, created_at, last_modified_at)
+           billing, shipping, payment_settings, attachments, created_at, last_modified_at, grand_total)
          SELECT $1, (ARRAY['SO', 'QT'])[1 + i % 2], i::text, 'Open', now(), '10001', 'New ' || i,
-           '{"address": null, "contact": null}', '{"address": null, "contact": null}', '{"terms": null, "method": null}', '[]', now(), now()
+           '{"address": null, "contact": null}', '{"address": null, "contact": null}', '{"terms": null, "method": null}', '[]', now(), now(), 0
          FROM generate_series($2::int, $2::int + 30) AS i`,
         [COMPANY, next],
       );
@@ -231,9 +231,9 @@ describe('GET /api/v3/SalesOrders filtered paging at every depth, every orderBy'
       const { rows } = await t.sql.query<{ id: string }>(
         `WITH created AS (
            INSERT INTO sales_orders (company_id, order_type, order_id, status, order_date, customer_id, customer_name,
-             billing, shipping, payment_settings, attachments, created_at, last_modified_at)
+             billing, shipping, payment_settings, attachments, created_at, last_modified_at, grand_total)
            VALUES ($1, 'IN', 'W' || $2, 'Open', now(), '10001', 'Walk', '{"address": null, "contact": null}', '{"address": null, "contact": null}',
-             '{"terms": null, "method": null}', '[]', clock_timestamp(), clock_timestamp())
+             '{"terms": null, "method": null}', '[]', clock_timestamp(), clock_timestamp(), 0)
            RETURNING order_type || '/' || order_id AS id)
          SELECT id FROM created`,
         [COMPANY, pageIndex],

@@ -109,11 +109,11 @@ export async function insertOrders(
   const first = Number(counter.rows[0].first);
   const inserted = await sql.query<{ internal_id: string; order_id: string }>(
     `INSERT INTO sales_orders (company_id, order_type, order_id, status, order_date, request_on, currency_id, customer_id,
-       customer_name, customer_order, billing, shipping, payment_settings, attachments, last_line_id, created_at, last_modified_at)
+       customer_name, customer_order, billing, shipping, payment_settings, attachments, last_line_id, created_at, last_modified_at, grand_total)
      SELECT $1, $2, lpad(($3::int + r.i)::text, 6, '0'), r.status, date_trunc('day', $4::timestamptz), date_trunc('day', $4::timestamptz),
        'NOK', $5, $6, r.customer_order, '{"address": null, "contact": null}', '{"address": null, "contact": null}',
        '{"terms": null, "method": null}', '[]', $7, $4::timestamptz + r.i * interval '1 second',
-       $4::timestamptz + r.i * interval '1 second' + r.modified_offset * interval '1 second'
+       $4::timestamptz + r.i * interval '1 second' + r.modified_offset * interval '1 second', 0
      FROM jsonb_to_recordset($8::jsonb) AS r(i int, status text, customer_order text, modified_offset int)
      ORDER BY r.i
      RETURNING internal_id::text, order_id`,
@@ -140,7 +140,7 @@ export async function insertOrders(
       [companyId, ids, linesPerOrder],
     );
     await sql.query(
-      `UPDATE sales_orders AS o SET line_total = t.lt, order_total = t.ot, discount_total = t.lt - t.ot, order_qty = t.q
+      `UPDATE sales_orders AS o SET line_total = t.lt, order_total = t.ot, grand_total = t.ot, discount_total = t.lt - t.ot, order_qty = t.q
        FROM (SELECT order_internal_id, sum(round(quantity * unit_price, 2)) AS lt, sum(extended_price) AS ot, sum(quantity) AS q
              FROM sales_order_lines WHERE company_id = $1 AND order_internal_id = ANY($2::bigint[]) GROUP BY order_internal_id) AS t
        WHERE o.company_id = $1 AND o.internal_id = t.order_internal_id`,

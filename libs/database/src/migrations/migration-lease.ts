@@ -63,8 +63,10 @@ async function ensureLeaseTable(dataSource: DataSource): Promise<void> {
       await dataSource.query(`INSERT INTO ${MIGRATION_LEASE_TABLE} (id, expires_at) VALUES (1, '-infinity') ON CONFLICT (id) DO NOTHING`);
       return;
     } catch (error) {
-      // Two runners creating the table at once: one of them meets the other's catalogue row.
-      if ((error as { code?: string }).code !== '23505' || attempt >= 3) throw error;
+      // Two runners creating the table at once: one of them meets the other's catalogue row
+      // (23505 on pg_type's unique index) or the table itself (42P07), whichever it reaches first.
+      const code = (error as { code?: string }).code;
+      if ((code !== '23505' && code !== '42P07') || attempt >= 3) throw error;
     }
   }
 }

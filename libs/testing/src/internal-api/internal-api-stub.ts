@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type AuthContext, authenticateServiceCall, ServiceTokenVerifier } from '@erp/auth';
+import { type AuthContext, authenticateServiceCall, INTERNAL_API_HEADER, ServiceTokenVerifier } from '@erp/auth';
 import { readInternalBody } from '@erp/contracts';
 import type { TestAuth } from '../auth/test-auth';
 
@@ -50,7 +50,8 @@ export async function startInternalApiStub(auth: TestAuth, service: string): Pro
 
   const handle = async (request: IncomingMessage, response: ServerResponse) => {
     const reply = (status: number, body?: unknown) => {
-      response.writeHead(status, body === undefined ? {} : { 'content-type': 'application/json' });
+      // As every internal route answers (see INTERNAL_API_HEADER).
+      response.writeHead(status, { [INTERNAL_API_HEADER]: '1', ...(body === undefined ? {} : { 'content-type': 'application/json' }) });
       response.end(body === undefined ? undefined : JSON.stringify(body));
     };
     let caller: AuthContext;

@@ -1,3 +1,4 @@
+import { INTERNAL_API_HEADER } from '@erp/auth';
 import type { TestAuth } from '../auth/test-auth';
 import type { RecordingFetch } from '../http/recording-fetch';
 
@@ -24,6 +25,14 @@ export function describeInternalRouteRules(o: InternalRouteRulesOptions): void {
 
     it('answers a service token for this service and this company', async () => {
       expect((await get(await o.app().auth.serviceHeaders(o.caller, o.service, o.company))).status).toBe(200);
+    });
+
+    it("marks every answer, a refusal included, as the route's own (erp-internal-api), unlike an unknown route's 404", async () => {
+      const answered = await get(await o.app().auth.serviceHeaders(o.caller, o.service, o.company));
+      const refused = await get({ 'ipp-company-id': o.company });
+      expect([answered.headers.get(INTERNAL_API_HEADER), refused.headers.get(INTERNAL_API_HEADER)]).toEqual(['1', '1']);
+      const unknown = await o.app().http.request('/internal/v0/no-such-route', { headers: await o.app().auth.serviceHeaders(o.caller, o.service, o.company) });
+      expect([unknown.status, unknown.headers.get(INTERNAL_API_HEADER)]).toEqual([404, null]);
     });
 
     it('refuses a call without credentials, with a user token, or with a token for another service (401)', async () => {

@@ -153,7 +153,7 @@ export async function loadSalesOrders(client: ClientBase, options: LoadSalesOrde
         const orderDate = new Date(Math.floor(Date.parse(created) / DAY_MS) * DAY_MS).toISOString();
         yield [
           company.companyId, 'SO', orderId, random.weighted(STATUSES), orderDate, orderDate, currency, customerId, customerName,
-          `PO-${random.digits(6)}`, EMPTY_PARTY, EMPTY_PARTY, EMPTY_PAYMENT, '[]', company.linesPerOrder, created, created,
+          `PO-${random.digits(6)}`, EMPTY_PARTY, EMPTY_PARTY, EMPTY_PAYMENT, '[]', company.linesPerOrder, created, created, 0,
         ];
       }
     }
@@ -161,7 +161,9 @@ export async function loadSalesOrders(client: ClientBase, options: LoadSalesOrde
       client,
       'sales_orders',
       ['company_id', 'order_type', 'order_id', 'status', 'order_date', 'request_on', 'currency_id', 'customer_id', 'customer_name',
-        'customer_order', 'billing', 'shipping', 'payment_settings', 'attachments', 'last_line_id', 'created_at', 'last_modified_at'],
+        'customer_order', 'billing', 'shipping', 'payment_settings', 'attachments', 'last_line_id', 'created_at', 'last_modified_at',
+        // Required since 1766960000000; set from the lines below, as the service does in the order's transaction.
+        'grand_total'],
       orders(),
     );
     // internal_id is GENERATED ALWAYS: read back what the orders got, in id order.
@@ -195,7 +197,7 @@ export async function loadSalesOrders(client: ClientBase, options: LoadSalesOrde
     // over 14 minutes where it usually takes seconds.
     await client.query('ANALYZE sales_orders, sales_order_lines');
     await client.query(
-      `UPDATE sales_orders AS o SET line_total = t.lt, order_total = t.ot, discount_total = t.lt - t.ot, order_qty = t.q
+      `UPDATE sales_orders AS o SET line_total = t.lt, order_total = t.ot, grand_total = t.ot, discount_total = t.lt - t.ot, order_qty = t.q
        FROM (SELECT order_internal_id, sum(round(quantity * unit_price, 2)) AS lt, sum(extended_price) AS ot, sum(quantity) AS q
              FROM sales_order_lines WHERE company_id = $1 GROUP BY order_internal_id) AS t
        WHERE o.company_id = $1 AND o.internal_id = t.order_internal_id`,

@@ -142,21 +142,25 @@ export class SalesOrdersRepository {
     return row.last_value.padStart(ORDER_ID_WIDTH, '0');
   }
 
-  /** Inserts the header; dates left null are today (UTC midnight). Returns the internal id. */
+  /**
+   * Inserts the header; dates left null are today (UTC midnight). Returns the internal id. The
+   * totals start at 0 (`grand_total` may not be null: 1766960000000); the order's transaction
+   * computes them from its lines before it commits.
+   */
   async insert(tx: EntityManager, key: OrderKey, header: NewOrderHeader): Promise<string> {
     const [row] = await namedQuery<{ internal_id: string }>(
       tx,
       `INSERT INTO sales_orders (company_id, order_type, order_id, status, order_date, request_on, cancel_by, description,
          note, currency_id, customer_id, customer_name, customer_order, customer_ref_no, billing, shipping, payment_settings,
          attachments, last_line_id, created_at, last_modified_at, sales_person_id, commission_percent, discounts, taxes, rot_rut,
-         shipments, freight_cost, freight_premium, freight_tax_category_id)
+         shipments, freight_cost, freight_premium, freight_tax_category_id, grand_total)
        VALUES (:companyId, :type, :orderId, :status, coalesce(:orderDate::timestamptz, ${TODAY_UTC}),
          coalesce(:requestOn::timestamptz, ${TODAY_UTC}), :cancelBy::timestamptz, :description, :note, :currencyId,
          :customerId, :customerName, :customerOrder, :customerRefNo, :billing::jsonb, :shipping::jsonb,
          :paymentSettings::jsonb, '[]'::jsonb, :lineCount, ${NOW_MS}, ${NOW_MS}, nullif(:salesPersonId, ''),
          :commissionPercent::numeric, coalesce(:discounts::jsonb, '[]'), coalesce(:taxes::jsonb, '[]'), :rotRut::jsonb,
          coalesce(:shipments::jsonb, '[]'), coalesce(:freightCost::numeric, 0), coalesce(:freightPremium::numeric, 0),
-         nullif(:freightTaxCategoryId, ''))
+         nullif(:freightTaxCategoryId, ''), 0)
        RETURNING internal_id::text`,
       {
         ...key,
