@@ -1,0 +1,37 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { type Release, REPOSITORY_ROOT } from '@erp/release';
+
+const run = promisify(execFile);
+
+/** A release built from the repository's own history: a git worktree with its own install. */
+export interface ReleaseCheckout {
+  version: string;
+  commit: string;
+  /** The worktree: the release's apps, libs and node_modules. */
+  root: string;
+}
+
+/**
+ * The previous release as a platform team would run it: its commit checked out in a worktree of
+ * this repository (the branch carries the commit: releases/releases.json names it) and installed with
+ * its own lockfile (`npm ci`), under `.data/releases/<version>`. Kept between runs on one machine;
+ * rebuilt when the worktree is at another commit or its install is missing.
+ */
+export async function checkoutRelease(release: Release, log: (line: string) => void): Promise<ReleaseCheckout> {
+  const root = join(REPOSITORY_ROOT, '.data', 'releases', release.version);
+  const installed = existsSync(join(root, 'node_modules', '.package-lock.json'));
+  const head = installed ? (await run('git', ['-C', root, 'rev-parse', 'HEAD']).catch(() => ({ stdout: '' }))).stdout.trim() : '';
+  if (head !== release.commit) {
+    log(`checking out release ${release.version} (${release.commit.slice(0, 7)}) in ${root}`);
+    await run('git', ['-C', REPOSITORY_ROOT, 'worktree', 'remove', '--force', root]).catch(() => undefined);
+    await run('git', ['-C', REPOSITORY_ROOT, 'worktree', 'prune']);
+    await run('git', ['-C', REPOSITORY_ROOT, 'worktree', 'add', '--detach', '--force', root, release.commit]);
+    log(`installing release ${release.version} with its own lockfile (npm ci)`);
+    // Its own install, as its image would have: no package of the working tree leaks into it.
+    await run('npm', ['ci', '--no-audit', '--no-fund', '--prefer-offline'], { cwd: root, maxBuffer: 64 * 1024 * 1024, timeout: 15 * 60_000 });
+  }
+  return { version: release.version, commit: release.commit, root };
+}
