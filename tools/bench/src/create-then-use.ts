@@ -52,10 +52,11 @@ async function main(): Promise<void> {
     const timings: FollowUpTiming[] = await measureFollowUps(driver, 'at rest', known);
     log('restarting sales-orders-v3 and attachments-v1 with their consumers off');
     for (const name of COPYING) await system.restart(name, { signal: 'SIGTERM', env: { KAFKA_CONSUMER_GROUPS_OFF: '*' } });
-    timings.push(...(await measureFollowUps(driver, 'consumers stopped', undefined)));
-    const floor = (kind: string) => timings.find((t) => t.case.startsWith(kind) && t.case.endsWith('(floor)'));
+    timings.push(...(await measureFollowUps(driver, 'consumers stopped', known)));
+    // Each follow-up against the floor of its kind (order, upload) in the same phase (label).
+    const floor = (t: FollowUpTiming) => timings.find((f) => f.case.includes('(floor)') && f.case.split(' ')[0] === t.case.split(' ')[0] && f.case.endsWith(t.case.split(', ').pop() as string));
     const rows = timings.map((t) => {
-      const base = floor(t.case.split(' ')[0] as string);
+      const base = floor(t);
       const ratio = (value: number, of?: number) => (of ? `${(value / of).toFixed(2)}x` : '');
       return `| ${t.case} | ${t.calls} | ${t.p50Ms} ms ${ratio(t.p50Ms, base?.p50Ms)} | ${t.p99Ms} ms ${ratio(t.p99Ms, base?.p99Ms)} | ${t.maxMs} ms | ${t.failed} |`;
     });

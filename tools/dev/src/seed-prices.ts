@@ -1,4 +1,4 @@
-import { type SeedCustomer, sendWhenCustomersKnown } from './seed-requests';
+import { type SeedCustomer, sendNamingCustomers } from './seed-requests';
 
 /**
  * The demo company's prices, so that every pricing feature shows on `npm start`'s own data
@@ -59,26 +59,24 @@ export function demoContractCustomer(customers: SeedCustomer[]): string | undefi
 
 const activeOf = (customers: SeedCustomer[]): SeedCustomer[] => customers.filter((c) => c.status === 'Active');
 
-async function put(baseUrl: string, headers: Record<string, string>, path: string, body: unknown, waitMs: number): Promise<void> {
-  const response = await sendWhenCustomersKnown('PUT', `${baseUrl}${path}`, headers, body, waitMs);
+async function put(baseUrl: string, headers: Record<string, string>, path: string, body: unknown): Promise<void> {
+  const response = await sendNamingCustomers('PUT', `${baseUrl}${path}`, headers, body);
   if (response.status !== 201 && response.status !== 200) throw new Error(`Seeding ${path} failed with ${response.status}: ${await response.text()}`);
 }
 
 /**
  * Sets the company's currency rates, price class and price list through the public API. The class
- * and the list name customers, which the sales-order service learns from the customer events, so
- * those PUTs wait for them. Runs after the items (the list names them) and before the orders.
+ * and the list name the customers just created (the sales-order service asks customers-v1 about
+ * any its events have not brought yet). Runs after the items (the list names them) and before the orders.
  */
 export async function seedPrices(options: {
   baseUrl: string;
   headers: Record<string, string>;
   customers: SeedCustomer[];
   products: Array<{ inventoryId: string; nok: number }>;
-  customerWaitMs?: number;
 }): Promise<void> {
   const { baseUrl, headers } = options;
-  const waitMs = options.customerWaitMs ?? 60_000;
-  await put(baseUrl, headers, '/api/v3/CurrencyRates', { baseCurrencyId: 'NOK', rates: DEMO_RATES }, waitMs);
-  await put(baseUrl, headers, `/api/v3/PriceClasses/${DEMO_PRICE_CLASS}`, { description: 'Trade customers', customers: demoPriceClassMembers(options.customers) }, waitMs);
-  await put(baseUrl, headers, `/api/v3/PriceLists/${DEMO_PRICE_LIST}`, demoPriceList(options.products, demoContractCustomer(options.customers)), waitMs);
+  await put(baseUrl, headers, '/api/v3/CurrencyRates', { baseCurrencyId: 'NOK', rates: DEMO_RATES });
+  await put(baseUrl, headers, `/api/v3/PriceClasses/${DEMO_PRICE_CLASS}`, { description: 'Trade customers', customers: demoPriceClassMembers(options.customers) });
+  await put(baseUrl, headers, `/api/v3/PriceLists/${DEMO_PRICE_LIST}`, demoPriceList(options.products, demoContractCustomer(options.customers)));
 }

@@ -1,5 +1,5 @@
 import { demoBasePrices } from './seed-prices';
-import { type SeedCustomer, sendWhenCustomersKnown } from './seed-requests';
+import { type SeedCustomer, sendNamingCustomers } from './seed-requests';
 
 /**
  * Demo sales orders, created through the public API like every other seed (POST, then PATCH with
@@ -14,8 +14,6 @@ export interface SeedSalesOrdersOptions {
   /** Orders to create (default 40): most small, some with hundreds of lines, three with 500+. */
   orders?: number;
   seed?: number;
-  /** How long to wait for a customer to reach the sales-order service. */
-  customerWaitMs?: number;
 }
 
 // Deterministic pseudo-random numbers (mulberry32), so every seeded system looks the same.
@@ -169,7 +167,7 @@ export async function seedSalesOrders(options: SeedSalesOrdersOptions): Promise<
       orderLines: demoOrderLines(lines, next),
       ...demoViewParts(i),
     };
-    const response = await sendWhenCustomersKnown('POST', `${options.baseUrl}/api/v3/SalesOrders`, options.headers, body, options.customerWaitMs ?? 60_000);
+    const response = await sendNamingCustomers('POST', `${options.baseUrl}/api/v3/SalesOrders`, options.headers, body);
     if (response.status !== 201) throw new Error(`Seeding a sales order failed with ${response.status}: ${await response.text()}`);
     created++;
     // Move some orders along, the way a client would: PATCH with the ETag the POST returned.

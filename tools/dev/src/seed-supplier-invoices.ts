@@ -11,8 +11,6 @@ export interface SeedSupplierInvoicesOptions {
   headers: Record<string, string>;
   /** Invoices to create (default 8). */
   invoices?: number;
-  /** How long to wait for an invoice to reach the attachments service. */
-  ownerWaitMs?: number;
 }
 
 const SUPPLIERS: Array<[string, string, string]> = [
@@ -78,27 +76,17 @@ export async function seedSupplierInvoices(options: SeedSupplierInvoicesOptions)
     const response = await fetch(`${baseUrl}/v1/supplierInvoice`, { method: 'POST', headers: json, body: JSON.stringify(invoice) });
     if (response.status !== 201) throw new Error(`Seeding a supplier invoice failed with ${response.status}: ${await response.text()}`);
     const { referenceNumber } = (await response.json()) as { referenceNumber: string };
-    await uploadWhenKnown(baseUrl, headers, referenceNumber, options.ownerWaitMs ?? 15_000);
+    // Right after the invoice: the attachments service asks supplier-invoices-v1 about an invoice its events have not brought yet.
+    await uploadScan(baseUrl, headers, referenceNumber);
     created++;
   }
   return created;
 }
 
-async function uploadWhenKnown(baseUrl: string, headers: Record<string, string>, referenceNumber: string, waitMs: number): Promise<void> {
+async function uploadScan(baseUrl: string, headers: Record<string, string>, referenceNumber: string): Promise<void> {
   const { 'content-type': _json, ...uploadHeaders } = headers;
-  const deadline = Date.now() + waitMs;
-  for (;;) {
-    const form = new FormData();
-    form.append('file', new Blob([demoPdf(`Supplier invoice ${referenceNumber}`)], { type: 'application/pdf' }), `invoice-${referenceNumber}.pdf`);
-    const response = await fetch(`${baseUrl}/v1/supplierInvoice/${referenceNumber}/Attachment`, {
-      method: 'POST',
-      headers: uploadHeaders,
-      body: form,
-    });
-    if (response.status === 201) return;
-    if (response.status !== 404 || Date.now() > deadline) {
-      throw new Error(`Seeding an attachment of ${referenceNumber} failed with ${response.status}: ${await response.text()}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  const form = new FormData();
+  form.append('file', new Blob([demoPdf(`Supplier invoice ${referenceNumber}`)], { type: 'application/pdf' }), `invoice-${referenceNumber}.pdf`);
+  const response = await fetch(`${baseUrl}/v1/supplierInvoice/${referenceNumber}/Attachment`, { method: 'POST', headers: uploadHeaders, body: form });
+  if (response.status !== 201) throw new Error(`Seeding an attachment of ${referenceNumber} failed with ${response.status}: ${await response.text()}`);
 }

@@ -107,4 +107,21 @@ describe('sales-orders-v3: the customer an order names, when its event has not a
     expect(patched.status).toBe(202);
     expect(await patched.json()).toMatchObject({ customer: { id: '10500', name: 'Moved to this one' } });
   });
+
+  it('takes customers only customers-v1 knows in a price class and a price list, and refuses one it does not have', async () => {
+    ownerHas(A, '10600');
+    ownerHas(A, '10601');
+    const headers = await t.headers(A);
+    const putClass = await t.http.request('/api/v3/PriceClasses/FRESH', { method: 'PUT', headers, body: JSON.stringify({ customers: ['10600', '10001'] }) });
+    expect(putClass.status).toBe(201);
+    const putList = await t.http.request('/api/v3/PriceLists/FRESH', {
+      method: 'PUT',
+      headers,
+      body: JSON.stringify({ currencyId: 'NOK', entries: [{ inventoryId: 'BOLT', customerId: '10601', unitPrice: '1.10' }] }),
+    });
+    expect(putList.status).toBe(201);
+    const refused = await t.http.request('/api/v3/PriceClasses/NOBODY', { method: 'PUT', headers, body: JSON.stringify({ customers: ['10699'] }) });
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({ details: [expect.objectContaining({ code: '0007-UnknownReference', parameters: { property: 'customers[0]' } })] });
+  });
 });

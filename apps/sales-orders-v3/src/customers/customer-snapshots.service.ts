@@ -38,6 +38,17 @@ export class CustomerSnapshotsService {
     return rows[0] && { customerId, name: rows[0].name, status: rows[0].status, currencyId: rows[0].currency_id, version: rows[0].version };
   }
 
+  /** Which of the customer numbers the snapshot holds (any status). */
+  async known(manager: EntityManager, companyId: string, customerIds: string[]): Promise<Set<string>> {
+    if (customerIds.length === 0) return new Set();
+    const rows = await namedQuery<{ customer_id: string }>(
+      manager,
+      `SELECT customer_id FROM customer_snapshots WHERE company_id = :companyId AND customer_id = ANY(CAST(:ids AS text[]))`,
+      { companyId, ids: customerIds },
+    );
+    return new Set(rows.map((r) => r.customer_id));
+  }
+
   /**
    * Applies one customer event. Idempotent and order-tolerant: a redelivered event or one older
    * than what is stored (a lower version) changes nothing. Returns whether the snapshot changed.

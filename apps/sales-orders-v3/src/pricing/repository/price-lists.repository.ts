@@ -51,17 +51,6 @@ export class PriceListsRepository {
     return (await namedQuery<{ json: string }>(manager, LIST_JSON, { companyId, id }))[0]?.json;
   }
 
-  /** Which of the customer numbers the service knows (its customer snapshot). */
-  async knownCustomers(tx: EntityManager, companyId: string, ids: string[]): Promise<Set<string>> {
-    if (ids.length === 0) return new Set();
-    const rows = await namedQuery<{ customer_id: string }>(
-      tx,
-      `SELECT customer_id FROM customer_snapshots WHERE company_id = :companyId AND customer_id = ANY(CAST(:ids AS text[]))`,
-      { companyId, ids },
-    );
-    return new Set(rows.map((r) => r.customer_id));
-  }
-
   /** Which of the price classes exist, held (`FOR KEY SHARE`) until the caller's transaction ends. */
   async existingClasses(tx: EntityManager, companyId: string, ids: string[]): Promise<Set<string>> {
     if (ids.length === 0) return new Set();

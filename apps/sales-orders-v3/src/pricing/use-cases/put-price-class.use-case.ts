@@ -3,6 +3,7 @@ import { bodyProblemsOf, DETAIL_CODES, type FieldProblem, ValidationFailedError 
 import { CUSTOMER_ID_PATTERN } from '../../sales-orders/dto/order-parts.dto';
 import { PRICE_CLASS_ID, PRICE_CLASS_MESSAGE, type PutPriceClassDto } from '../dto/price-rules.dto';
 import { repeatedCustomerProblems, unknownReferenceProblems } from '../price-rule-problems';
+import { CustomerReferences } from '../../customers/customer-references';
 import { PriceListsRepository } from '../repository/price-lists.repository';
 
 /**
@@ -12,16 +13,20 @@ import { PriceListsRepository } from '../repository/price-lists.repository';
  */
 @Injectable()
 export class PutPriceClass {
-  constructor(private readonly lists: PriceListsRepository) {}
+  constructor(
+    private readonly lists: PriceListsRepository,
+    private readonly customerReferences: CustomerReferences,
+  ) {}
 
-  execute(companyId: string, id: string, dto: PutPriceClassDto): Promise<{ json: string; created: boolean }> {
+  async execute(companyId: string, id: string, dto: PutPriceClassDto): Promise<{ json: string; created: boolean }> {
     const problems = [...bodyProblemsOf(dto), ...repeatedCustomerProblems(dto.customers)];
     if (!PRICE_CLASS_ID.test(id)) problems.unshift({ field: 'priceClassId', message: `priceClassId ${PRICE_CLASS_MESSAGE}`, code: DETAIL_CODES.invalidValue });
+    const customers = Array.isArray(dto.customers) ? dto.customers : [];
+    const refs = customers.flatMap((c, i) => (typeof c === 'string' && CUSTOMER_ID_PATTERN.test(c) ? [{ field: `customers[${i}]`, id: c }] : []));
+    // Before the transaction: a customer created a moment ago is asked of customers-v1.
+    const known = await this.customerReferences.existing(companyId, refs.map((r) => r.id));
+    problems.push(...unknownReferenceProblems(refs, known, 'customer', 'create it with POST /v1/customer'));
     return this.lists.transaction(async (tx) => {
-      const customers = Array.isArray(dto.customers) ? dto.customers : [];
-      const refs = customers.flatMap((c, i) => (typeof c === 'string' && CUSTOMER_ID_PATTERN.test(c) ? [{ field: `customers[${i}]`, id: c }] : []));
-      const known = await this.lists.knownCustomers(tx, companyId, refs.map((r) => r.id));
-      problems.push(...unknownReferenceProblems(refs, known, 'customer', 'the service learns customers from the customer events'));
       if (problems.length > 0) throw new ValidationFailedError(problems);
       const { created, taken } = await this.lists.putClass(tx, companyId, id, dto.description ?? null, customers);
       const conflicts: FieldProblem[] = refs

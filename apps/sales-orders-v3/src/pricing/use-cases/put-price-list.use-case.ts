@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { bodyProblemsOf, DETAIL_CODES, ValidationFailedError } from '@erp/errors';
 import { decimalText } from '@erp/decimals';
 import { inventoryReferences } from '../../inventory/inventory-references';
+import { CustomerReferences } from '../../customers/customer-references';
 import { CheckInventoryReferences } from '../../inventory/use-cases/check-inventory-references.use-case';
 import { PRICE_LIST_ID, PRICE_LIST_MESSAGE, type PriceListEntryDto, type PutPriceListDto } from '../dto/price-rules.dto';
 import { priceListProblems, priceListReferences, unknownReferenceProblems } from '../price-rule-problems';
@@ -32,16 +33,18 @@ export class PutPriceList {
   constructor(
     private readonly lists: PriceListsRepository,
     private readonly inventory: CheckInventoryReferences,
+    private readonly customerReferences: CustomerReferences,
   ) {}
 
-  execute(companyId: string, id: string, dto: PutPriceListDto): Promise<{ json: string; created: boolean }> {
+  async execute(companyId: string, id: string, dto: PutPriceListDto): Promise<{ json: string; created: boolean }> {
     const problems = [...bodyProblemsOf(dto), ...priceListProblems(dto)];
     if (!PRICE_LIST_ID.test(id)) problems.unshift({ field: 'priceListId', message: `priceListId ${PRICE_LIST_MESSAGE}`, code: DETAIL_CODES.invalidValue });
+    const refs = priceListReferences(dto);
+    // Before the transaction: a customer created a moment ago is asked of customers-v1.
+    const customers = await this.customerReferences.existing(companyId, refs.customers.map((r) => r.id));
+    problems.push(...unknownReferenceProblems(refs.customers, customers, 'customer', 'create it with POST /v1/customer'));
     return this.lists.transaction(async (tx) => {
-      const refs = priceListReferences(dto);
       problems.push(...(await this.inventory.execute(tx, companyId, inventoryReferences(dto.entries, 'entries'))));
-      const customers = await this.lists.knownCustomers(tx, companyId, refs.customers.map((r) => r.id));
-      problems.push(...unknownReferenceProblems(refs.customers, customers, 'customer', 'the service learns customers from the customer events'));
       const classes = await this.lists.existingClasses(tx, companyId, refs.classes.map((r) => r.id));
       problems.push(...unknownReferenceProblems(refs.classes, classes, 'price class', 'create it with PUT /api/v3/PriceClasses/{priceClassId}'));
       if (problems.length > 0) throw new ValidationFailedError(problems);
