@@ -1,9 +1,9 @@
-import { Controller, Get, Header, Res } from '@nestjs/common';
+import { Controller, Get, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { readFileSync } from 'node:fs';
 import { Public } from '@erp/auth';
 import { asyncApiDocument } from '@erp/contracts';
-import { JSON_TYPE } from '@erp/openapi';
+import { JsonDocument, ReferencePage, sendAsset } from './reference-page';
 
 /** The standalone bundle of `@asyncapi/react-component` (React and the AsyncAPI parser inside), served from node_modules: no CDN. */
 const ASYNCAPI_BUNDLE = require.resolve('@asyncapi/react-component/browser/standalone/index.js');
@@ -47,30 +47,25 @@ const EVENTS_PAGE = `<!DOCTYPE html>
 @Public()
 export class EventsDocsController {
   @Get('asyncapi.json')
-  @Header('content-type', JSON_TYPE)
-  @Header('cache-control', 'no-cache')
+  @JsonDocument()
   asyncApi(): string {
     documentJson ??= JSON.stringify(asyncApiDocument());
     return documentJson;
   }
 
   @Get('docs/events')
-  @Header('content-type', 'text/html; charset=utf-8')
-  @Header(
-    'content-security-policy',
-    "default-src 'self'; script-src 'self' 'unsafe-inline' 'unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'",
-  )
+  @ReferencePage({ unsafeEval: true })
   page(): string {
     return EVENTS_PAGE;
   }
 
   @Get('docs/events/asyncapi.standalone.js')
   bundle(@Res() reply: FastifyReply): void {
-    void reply.type('application/javascript; charset=utf-8').header('cache-control', 'public, max-age=86400').send(loadAssets().bundle);
+    sendAsset(reply, 'application/javascript; charset=utf-8', loadAssets().bundle);
   }
 
   @Get('docs/events/asyncapi.css')
   styles(@Res() reply: FastifyReply): void {
-    void reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=86400').send(loadAssets().styles);
+    sendAsset(reply, 'text/css; charset=utf-8', loadAssets().styles);
   }
 }
