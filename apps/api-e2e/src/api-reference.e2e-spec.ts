@@ -1,10 +1,11 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createConfig, lintFromString } from '@redocly/openapi-core';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import type { RunningSystem } from '@erp/dev';
 import { startTestSystem, type TestSystem } from '@erp/dev/testing';
 import type { OpenApiDoc } from '@erp/openapi';
+import { breakingChanges, describeBreakingChanges, previousRelease, recordedContracts, type ReleaseContracts } from '@erp/release';
 import { chromiumExecutablePath, HEADLESS_CHROMIUM_ARGS, TestAuth } from '@erp/testing';
 
 const SCREENSHOT_DIR = join(__dirname, '../../../test-output');
@@ -84,18 +85,7 @@ describe('API reference (OpenAPI and /docs)', () => {
   });
 
   it('renders the API reference at /docs: the sales order PATCH with its If-Match header', async () => {
-    let browser: Browser | undefined;
-    try {
-      browser = await chromium.launch({ executablePath: await chromiumExecutablePath(), args: [...HEADLESS_CHROMIUM_ARGS] });
-      const page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
-      const external: string[] = [];
-      page.on('request', (request) => {
-        if (!request.url().startsWith(system.baseUrl) && !/^(data|blob):/.test(request.url())) external.push(request.url());
-      });
-      const pageErrors: string[] = [];
-      page.on('pageerror', (error) => pageErrors.push(error.message));
-      const docs = await page.goto(`${system.baseUrl}/docs`);
-      expect(docs?.status()).toBe(200);
+    await inBrowser('/docs', 'api-reference-sales-order-patch.png', async (page) => {
       // Find the operation in Redoc's menu (open its group first) and go to its section.
       await page.locator('li[role=menuitem][data-item-id="tag/Sales-orders"]').click({ timeout: 30_000 });
       const menuItem = page.locator('li[role=menuitem][data-item-id="tag/Sales-orders/operation/SalesOrders_patch"]');
@@ -107,12 +97,66 @@ describe('API reference (OpenAPI and /docs)', () => {
       await operation.scrollIntoViewIfNeeded();
       await expect(operation.getByText('If-Match', { exact: true }).first().isVisible()).resolves.toBe(true);
       await expect(operation.getByText('/api/v3/SalesOrders/{type}/{orderId}').first().count()).resolves.toBeGreaterThan(0);
-      mkdirSync(SCREENSHOT_DIR, { recursive: true });
-      await page.screenshot({ path: join(SCREENSHOT_DIR, 'api-reference-sales-order-patch.png') });
-      expect(external).toEqual([]);
-      expect(pageErrors).toEqual([]);
-    } finally {
-      await browser?.close();
-    }
+    });
+  }, 60_000);
+
+  it('states in each operation the scope the gateway enforces (the webhooks API: webhooks:manage)', () => {
+    const security = (path: string, method: string) => (merged.paths![path] as Record<string, { security?: unknown }>)[method]?.security;
+    expect(security('/v1/customer', 'get')).toEqual([{ bearer: ['erp:read'] }]);
+    expect(security('/api/v3/SalesOrders', 'post')).toEqual([{ bearer: ['erp:write'] }]);
+    expect(security('/api/webhooks/subscriptions', 'get')).toEqual([{ bearer: ['webhooks:manage'] }]);
+  });
+
+  it(`has no breaking change against the last release's recorded HTTP document and webhook catalogue (${previousRelease().version})`, async () => {
+    const released = recordedContracts(previousRelease().version);
+    const catalogue = await fetch(`${system.baseUrl}/api/webhooks/publishers`, { headers: await auth.headers({ company: '1000001' }) });
+    expect(catalogue.status).toBe(200);
+    const current = { openapi: merged, webhooks: await catalogue.json() } as Partial<ReleaseContracts>;
+    expect(describeBreakingChanges(breakingChanges({ openapi: released.openapi, webhooks: released.webhooks }, current))).toEqual([]);
+  }, 120_000);
+
+  it('serves the AsyncAPI document of the events at /asyncapi.json without a token: the committed one', async () => {
+    const response = await fetch(`${system.baseUrl}/asyncapi.json`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual(JSON.parse(readFileSync(join(__dirname, '../../../libs/contracts/asyncapi.json'), 'utf8')));
+  });
+
+  it('renders the events reference at /docs/events: the sales order topic and its event types, nothing from outside', async () => {
+    await inBrowser('/docs/events', 'events-reference.png', async (page) => {
+      // The component renders once it has fetched and parsed /asyncapi.json: the first send operation is then on screen
+      // (its collapsed sidebar holds hidden copies of the same names, hence the visible one).
+      await page.getByText('customers-v1.send.customers').filter({ visible: true }).first().waitFor({ timeout: 30_000 });
+      await expect(page.getByText('ERP business events').count()).resolves.toBeGreaterThan(0);
+      await expect(page.getByText('erp.sales-orders.sales-order.v3').first().count()).resolves.toBeGreaterThan(0);
+      await expect(page.getByText('SALESORDER_DELETED').first().count()).resolves.toBeGreaterThan(0);
+      await expect(page.getByText('sales-orders-v3.customer-snapshot').first().count()).resolves.toBeGreaterThan(0);
+    });
   }, 60_000);
 });
+
+/**
+ * Opens a page of the gateway in headless Chromium, runs `check` on it and keeps a screenshot in
+ * test-output/; the page may make no request outside the gateway and throw no error.
+ */
+async function inBrowser(path: string, screenshot: string, check: (page: Page) => Promise<void>): Promise<void> {
+  let browser: Browser | undefined;
+  try {
+    browser = await chromium.launch({ executablePath: await chromiumExecutablePath(), args: [...HEADLESS_CHROMIUM_ARGS] });
+    const page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
+    const external: string[] = [];
+    page.on('request', (request) => {
+      if (!request.url().startsWith(system.baseUrl) && !/^(data|blob):/.test(request.url())) external.push(request.url());
+    });
+    const pageErrors: string[] = [];
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    const response = await page.goto(`${system.baseUrl}${path}`);
+    expect(response?.status()).toBe(200);
+    await check(page);
+    mkdirSync(SCREENSHOT_DIR, { recursive: true });
+    await page.screenshot({ path: join(SCREENSHOT_DIR, screenshot) });
+    expect(external).toEqual([]);
+    expect(pageErrors).toEqual([]);
+  } finally {
+    await browser?.close();
+  }
+}

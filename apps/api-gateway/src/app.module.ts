@@ -4,7 +4,10 @@ import { authSettingsFrom } from '@erp/bootstrap';
 import { HealthModule } from '@erp/observability';
 import type { GatewayConfig } from './config';
 import { DocsController } from './openapi/docs.controller';
+import { EventsDocsController } from './openapi/events-docs.controller';
 import { OpenApiAggregator } from './openapi/openapi-aggregator';
+import { UpstreamDocuments } from './openapi/upstream-documents';
+import { GatewayRoutes } from './proxy/gateway-routes';
 import { ProxyRegistrar } from './proxy/proxy.registrar';
 
 @Module({})
@@ -13,8 +16,8 @@ export class GatewayAppModule {
     return {
       module: GatewayAppModule,
       imports: [AuthModule.forRoot(authSettingsFrom(config), { requireApplicationType: false }), HealthModule.forRoot()],
-      controllers: [DocsController],
-      providers: [{ provide: 'GATEWAY_CONFIG', useValue: config }, ProxyRegistrar, OpenApiAggregator],
+      controllers: [DocsController, EventsDocsController],
+      providers: [{ provide: 'GATEWAY_CONFIG', useValue: config }, UpstreamDocuments, GatewayRoutes, ProxyRegistrar, OpenApiAggregator],
     };
   }
 }

@@ -42,6 +42,18 @@ export const InternalRoute = (): MethodDecorator & ClassDecorator => SetMetadata
 /** Overrides the method-derived scope, e.g. `webhooks:manage` for the subscriptions API. */
 export const RequiredScope = (scope: string): MethodDecorator & ClassDecorator => SetMetadata(REQUIRED_SCOPE, scope);
 
+/** A handler or a controller class, as Nest's Reflector takes them. */
+type RouteTarget = Parameters<Reflector['getAllAndOverride']>[1][number];
+
+/**
+ * The scope a route needs, as the AuthGuard decides it: its handler's or controller's
+ * `@RequiredScope`, else the method's (`erp:read` for reads, `erp:write` for writes). The API
+ * document states it per operation (`@erp/openapi`), and the gateway enforces what it states.
+ */
+export function requiredScopeOf(reflector: Reflector, handler: RouteTarget, controller: RouteTarget, method: string): string {
+  return reflector.getAllAndOverride<string>(REQUIRED_SCOPE, [handler, controller]) ?? scopeForMethod(method);
+}
+
 type AuthenticatedRequest = FastifyRequest & { auth?: AuthContext };
 
 @Injectable()
@@ -62,7 +74,7 @@ export class AuthGuard implements CanActivate {
       ? await this.authenticateService(request, context.switchToHttp().getResponse<FastifyReply>())
       : await authenticateRequest(request.headers, this.verifier, {
           requireApplicationType: this.options.requireApplicationType && !this.reflector.getAllAndOverride<boolean>(NO_APPLICATION_TYPE, targets),
-          requiredScope: this.reflector.getAllAndOverride<string>(REQUIRED_SCOPE, targets) ?? scopeForMethod(request.method),
+          requiredScope: requiredScopeOf(this.reflector, context.getHandler(), context.getClass(), request.method),
         });
     request.auth = auth;
     // Every log line of this request from here on names the company (never the token).

@@ -20,7 +20,17 @@ export {
   isEventType,
   topicOf,
 } from './registry/event-registry';
-export { eventDataSchema, type JsonSchema } from './json-schema/event-data-schema';
+export { eventDataSchema, eventEnvelopeSchema, type JsonSchema } from './json-schema/event-data-schema';
+export { EVENT_CONTENT_TYPE, EVENT_HEADERS, EVENT_MESSAGE_KEY_PATTERN, type EventHeader, eventMessageKey } from './kafka-message/kafka-message';
+export {
+  EVENT_CONSUMERS,
+  type EventConsumer,
+  eventConsumersOf,
+  type EventService,
+  TOPIC_PRODUCERS,
+  topicsProducedBy,
+} from './participants/event-participants';
+export { asyncApiDocument } from './asyncapi/asyncapi-document';
 export {
   CUSTOMER_STATUSES,
   CustomerEventData,

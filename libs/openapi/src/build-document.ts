@@ -1,5 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { operationIdOf, stateOperationScopes } from './operation-scopes';
 import { applyPageLimits } from './page-limits';
 import { BEARER_SCHEME, SERVICE_TOKEN_DESCRIPTION, SERVICE_TOKEN_SCHEME, SHARED_SCHEMAS, type Schemas } from './schemas';
 
@@ -41,13 +42,14 @@ export function buildOpenApiDocument(app: INestApplication, options: OpenApiDocu
   ).build();
   config.components = { ...config.components, schemas: { ...SHARED_SCHEMAS, ...options.schemas } };
   const document = SwaggerModule.createDocument(app, config, {
-    operationIdFactory: (controllerKey, methodKey) => `${controllerKey.replace(/Controller$/, '')}_${methodKey}`,
+    operationIdFactory: operationIdOf,
     autoTagControllers: false,
   });
   for (const path of Object.keys(document.paths)) {
     if (OPERATIONAL_PATH.test(path) || INTERNAL_PATH.test(path) !== (audience === 'internal')) delete document.paths[path];
   }
   applyPageLimits(document, options.pageLimits ?? {});
+  if (audience === 'public') stateOperationScopes(app, document);
   if (!options.description) delete (document.info as { description?: string }).description;
   return document;
 }

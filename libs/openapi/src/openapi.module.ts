@@ -54,6 +54,8 @@ export class OpenApiController {
       // The services set no global prefix and no versioning: a default config describes them.
       config: new ApplicationConfig(),
       getHttpAdapter: () => this.adapterHost.httpAdapter,
+      // The operations' scopes are read from the controllers (stateOperationScopes).
+      get: (token: unknown) => (token === ModulesContainer ? this.modules : undefined),
     } as unknown as INestApplication;
     return buildOpenApiDocument(app, this.options, audience);
   }

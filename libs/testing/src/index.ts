@@ -48,3 +48,4 @@ export {
 } from './postgres/bucket-functions';
 export { type InternalApiStub, type ReceivedInternalCall, startInternalApiStub } from './internal-api/internal-api-stub';
 export { describeInternalRouteRules, type InternalRouteRulesOptions } from './internal-api/internal-route-rules';
+export { declaredEventHandlers, type EventHandlerBinding, eventHandlersIn } from './events/declared-event-handlers';

@@ -1,9 +1,9 @@
-import { Controller, Get, Header, Res } from '@nestjs/common';
+import { Controller, Get, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { readFileSync } from 'node:fs';
 import { Public } from '@erp/auth';
-import { JSON_TYPE } from '@erp/openapi';
 import { OpenApiAggregator } from './openapi-aggregator';
+import { JsonDocument, ReferencePage, sendAsset } from './reference-page';
 
 /** The standalone bundle of the `redoc` package, served from node_modules: no CDN. */
 const REDOC_BUNDLE = require.resolve('redoc/bundles/redoc.standalone.js');
@@ -49,27 +49,19 @@ export class DocsController {
   constructor(private readonly aggregator: OpenApiAggregator) {}
 
   @Get('openapi.json')
-  @Header('content-type', JSON_TYPE)
-  @Header('cache-control', 'no-cache')
+  @JsonDocument()
   openApi(): Promise<string> {
     return this.aggregator.document();
   }
 
   @Get('docs')
-  @Header('content-type', 'text/html; charset=utf-8')
-  @Header(
-    'content-security-policy',
-    "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; worker-src 'self' blob:; connect-src 'self'",
-  )
+  @ReferencePage({ workers: true })
   docs(): string {
     return DOCS_PAGE;
   }
 
   @Get('docs/redoc.standalone.js')
   redoc(@Res() reply: FastifyReply): void {
-    void reply
-      .type('application/javascript; charset=utf-8')
-      .header('cache-control', 'public, max-age=86400')
-      .send(loadRedocBundle());
+    sendAsset(reply, 'application/javascript; charset=utf-8', loadRedocBundle());
   }
 }

@@ -1,7 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { GatewayConfig } from '../config';
-import { AGGREGATOR_SETTINGS, OpenApiAggregator } from './openapi-aggregator';
+import { OpenApiAggregator } from './openapi-aggregator';
+import { DOCUMENT_SETTINGS, UpstreamDocuments } from './upstream-documents';
 
 const doc = (path: string) => ({
   openapi: '3.1.0',
@@ -23,17 +24,18 @@ async function fakeService(path: string): Promise<{ url: string; up: boolean; se
 }
 
 describe('OpenApiAggregator', () => {
-  const saved = { ...AGGREGATOR_SETTINGS };
-  afterEach(() => Object.assign(AGGREGATOR_SETTINGS, saved));
+  const saved = { ...DOCUMENT_SETTINGS };
+  afterEach(() => Object.assign(DOCUMENT_SETTINGS, saved));
 
   it('merges the services that answer, leaves out one that is down, and picks it up on a later request', async () => {
-    Object.assign(AGGREGATOR_SETTINGS, { startupAttempts: 1, retryAfterMs: 0 });
+    Object.assign(DOCUMENT_SETTINGS, { startupAttempts: 1, retryMissingAfterMs: 0 });
     const customers = await fakeService('/v1/customer');
     const orders = await fakeService('/api/v3/SalesOrders');
     orders.up = false;
+    const documents = new UpstreamDocuments({ CUSTOMERS_URL: [customers.url], SALES_ORDERS_URL: [`${orders.url}/`] } as GatewayConfig);
     try {
-      const aggregator = new OpenApiAggregator({ CUSTOMERS_URL: [customers.url], SALES_ORDERS_URL: [`${orders.url}/`] } as GatewayConfig);
-      aggregator.onApplicationBootstrap();
+      const aggregator = new OpenApiAggregator(documents);
+      documents.onApplicationBootstrap();
       const first = JSON.parse(await aggregator.document()) as { paths: object; components: { schemas: object }; 'x-unavailable-services'?: string[] };
       expect(Object.keys(first.paths)).toEqual(['/v1/customer']);
       expect(first['x-unavailable-services']).toEqual(['salesOrders']);
@@ -44,6 +46,7 @@ describe('OpenApiAggregator', () => {
       expect(Object.keys(second.components.schemas)).toEqual(['V1Error']);
       expect(second['x-unavailable-services']).toBeUndefined();
     } finally {
+      documents.onApplicationShutdown();
       customers.server.close();
       orders.server.close();
     }

@@ -5,10 +5,11 @@ import replyFrom from '@fastify/reply-from';
 import { type AuthContext, authenticateRequest, scopeForMethod, type TokenVerifier } from '@erp/auth';
 import { ApiError, errorFamilyForPath, renderError, ServiceUnavailableError, toApiError } from '@erp/errors';
 import { ERP_ATTRIBUTES, requestSpan, traceHeadersFor } from '@erp/observability';
-import { type ResolvedRoute, resolveRoute, type Upstreams } from './routes';
+import type { ResolvedRoute, RouteResolver } from './routes';
 
 export interface ProxyPluginOptions {
-  upstreams: Upstreams;
+  /** Each request's owner and rules, learned from the services' documents (GatewayRoutes). */
+  routes: RouteResolver;
   verifier: TokenVerifier;
   upstreamTimeoutMs: number;
   /** Requests per company per minute (0 = no limit); counted in this gateway's memory. */
@@ -64,7 +65,7 @@ export async function proxyPlugin(fastify: FastifyInstance, options: ProxyPlugin
   // Route and authenticate before anything else (rate limiting is keyed by the verified company).
   fastify.addHook('onRequest', async (request) => {
     const path = request.url.split('?')[0];
-    const route = DOT_SEGMENT.test(path) ? undefined : resolveRoute(request.url, options.upstreams);
+    const route = DOT_SEGMENT.test(path) ? undefined : await options.routes.resolve(request.method, request.url);
     if (!route) throw new ApiError('RouteNotFound', 'No resource exists at this path');
     // The proxy decodes the URL to check it (a malformed `%` sequence threw a URIError -> 500).
     if (!isDecodable(request.url)) throw new ApiError('ValidationFailed', 'The request URL is not valid (malformed percent-encoding)');

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { TokenVerifier } from '@erp/auth';
 import type { GatewayConfig } from '../config';
 import { proxyPlugin } from './proxy.plugin';
-import { upstreamsFrom, upstreamUrlsFrom } from './routes';
+import { GatewayRoutes } from './gateway-routes';
 
 /** Mounts the proxy on the Fastify instance under Nest, next to the gateway's own controllers. */
 @Injectable()
@@ -13,12 +13,13 @@ export class ProxyRegistrar implements OnModuleInit {
     private readonly adapterHost: HttpAdapterHost,
     private readonly verifier: TokenVerifier,
     @Inject('GATEWAY_CONFIG') private readonly config: GatewayConfig,
+    private readonly routes: GatewayRoutes,
   ) {}
 
   async onModuleInit(): Promise<void> {
     const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
     await fastify.register(proxyPlugin, {
-      upstreams: upstreamsFrom(upstreamUrlsFrom(this.config)),
+      routes: this.routes,
       verifier: this.verifier,
       upstreamTimeoutMs: 300_000,
       rateLimitPerCompanyPerMinute: this.config.RATE_LIMIT_PER_COMPANY_PER_MINUTE,

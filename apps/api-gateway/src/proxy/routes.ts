@@ -1,34 +1,12 @@
-import { SCOPES } from '@erp/auth';
 import type { GatewayConfig } from '../config';
 import { ReplicaSet } from './replica-set';
+import type { RouteRule } from './learned-routes';
 
+/** The services the gateway is configured with (one URL variable each, see config.ts). */
 export type UpstreamName = 'customers' | 'supplierInvoices' | 'attachments' | 'salesOrders' | 'webhooks';
 
-/** A path family and the service that owns it. Order matters: the first match wins. */
-export interface RouteRule {
-  upstream: UpstreamName;
-  pattern: RegExp;
-  /** The v1 family needs `ipp-application-type`. */
-  v1: boolean;
-  /** Overrides the scope derived from the method (reads: erp:read, writes: erp:write). */
-  scope?: string;
-}
-
-// Attachment uploads live under their owner's path (/v1/customer/{id}/Attachment) but belong to
-// the attachments service, so they are matched before the owners' prefixes.
-export const ROUTE_RULES: RouteRule[] = [
-  { upstream: 'attachments', pattern: /^\/v1\/[^/?]+\/[^/?]+\/Attachment(?:[/?]|$)/, v1: true },
-  { upstream: 'attachments', pattern: /^\/v1\/attachment(?:[/?]|$)/, v1: true },
-  { upstream: 'customers', pattern: /^\/v1\/customer(?:[/?]|$)/, v1: true },
-  { upstream: 'supplierInvoices', pattern: /^\/v1\/supplierInvoice(?:[/?]|$)/, v1: true },
-  { upstream: 'salesOrders', pattern: /^\/api\/v3\/SalesOrders(?:[/?]|$)/, v1: false },
-  // The v3 view of the customers is served by their owner; the inventory catalogue by sales orders (its order lines reference the items).
-  { upstream: 'customers', pattern: /^\/api\/v3\/Customers(?:[/?]|$)/, v1: false },
-  { upstream: 'salesOrders', pattern: /^\/api\/v3\/Inventory(?:[/?]|$)/, v1: false },
-  // The price rules and exchange rates (extensions) price and total order lines in the orders' own transactions: sales orders owns them.
-  { upstream: 'salesOrders', pattern: /^\/api\/v3\/(?:PriceClasses|PriceLists|CurrencyRates)(?:[/?]|$)/, v1: false },
-  { upstream: 'webhooks', pattern: /^\/api\/webhooks(?:[/?]|$)/, v1: false, scope: SCOPES.manageWebhooks },
-];
+/** Their order: documents are merged, and equally specific routes matched, in it. */
+export const UPSTREAM_ORDER: readonly UpstreamName[] = ['customers', 'supplierInvoices', 'attachments', 'salesOrders', 'webhooks'];
 
 /** Each configured upstream's replica URLs (one in Kubernetes: the Service's), without a trailing slash. */
 export type UpstreamUrls = Partial<Record<UpstreamName, string[]>>;
@@ -51,19 +29,16 @@ export function upstreamsFrom(urls: UpstreamUrls): Upstreams {
   return Object.fromEntries(Object.entries(urls).map(([name, list]) => [name, new ReplicaSet(list)]));
 }
 
+/** Where a request goes and what it must satisfy, from the owner's document (see RouteTable). */
 export interface ResolvedRoute {
-  rule: RouteRule;
+  rule: { upstream: UpstreamName; v1: boolean; scope?: string; template: RouteRule['template'] };
   /** The replica this request goes to. */
   baseUrl: string;
   replicas: ReplicaSet;
 }
 
-/** The route for a request URL, or undefined when no configured service owns the path. */
-export function resolveRoute(url: string, upstreams: Upstreams): ResolvedRoute | undefined {
-  for (const rule of ROUTE_RULES) {
-    if (!rule.pattern.test(url)) continue;
-    const replicas = upstreams[rule.upstream];
-    return replicas ? { rule, baseUrl: replicas.pick(), replicas } : undefined;
-  }
-  return undefined;
+/** What the proxy asks for each request (GatewayRoutes). */
+export interface RouteResolver {
+  /** The route, undefined for a path no service declares; throws 503 while that cannot be told yet. */
+  resolve(method: string, url: string): Promise<ResolvedRoute | undefined>;
 }

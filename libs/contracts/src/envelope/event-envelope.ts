@@ -1,3 +1,4 @@
+import { JSONSchema } from 'class-validator-jsonschema';
 import { IsISO8601, IsNotEmpty, IsObject, IsString, IsUUID, Matches, MaxLength } from 'class-validator';
 
 /** Event type names: upper case words joined by underscores, e.g. `CUSTOMER_CREATED`. */
@@ -10,35 +11,39 @@ export const EVENT_TYPE_PATTERN = /^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$/;
  * class the event registry names.
  */
 export class EventEnvelope<TType extends string = string, TData extends object = object> {
-  /** Unique per event; consumers deduplicate on it. */
+  @JSONSchema({ description: 'Unique per event (a uuid, also the `event-id` header); consumers deduplicate on it.' })
   @IsUUID()
   id: string;
 
+  @JSONSchema({ description: 'The event type, e.g. `CUSTOMER_CREATED` (also the `event-type` header).' })
   @IsString()
   @Matches(EVENT_TYPE_PATTERN, { message: 'type must be upper case words joined by "_", e.g. CUSTOMER_CREATED' })
   type: TType;
 
-  /** The producing service, e.g. `customers-v1`. */
+  @JSONSchema({ description: 'The producing service, e.g. `customers-v1`.' })
   @IsString()
   @IsNotEmpty()
   @MaxLength(100)
   source: string;
 
+  @JSONSchema({ description: 'The company (tenant) the change belongs to; the first part of the message key.' })
   @IsString()
   @IsNotEmpty()
   @MaxLength(64)
   companyId: string;
 
-  /** The aggregate the event is about (a customer number, an order id...). */
+  @JSONSchema({ description: 'The aggregate the event is about (a customer number, `<type>/<orderId>`...); the second part of the message key.' })
   @IsString()
   @IsNotEmpty()
   @MaxLength(200)
   subject: string;
 
+  @JSONSchema({ description: 'When the change happened: ISO 8601 with a zone (`Z` or an offset).' })
   @IsISO8601({ strict: true, strictSeparator: true })
   @Matches(/(Z|[+-]\d{2}:?\d{2})$/, { message: 'time must carry a zone (Z or an offset)' })
   time: string;
 
+  @JSONSchema({ description: "The payload, validated per `type` by the event's payload class." })
   @IsObject()
   data: TData;
 }

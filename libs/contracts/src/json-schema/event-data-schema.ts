@@ -1,5 +1,6 @@
 import { getMetadataStorage, IS_ISO8601, type MetadataStorage, ValidationTypes } from 'class-validator';
 import { targetConstructorToSchema, validationMetadatasToSchemas } from 'class-validator-jsonschema';
+import { EventEnvelope } from '../envelope/event-envelope';
 import { EVENT_REGISTRY, type EventType } from '../registry/event-registry';
 
 /** A JSON Schema (2020-12) object. */
@@ -14,7 +15,24 @@ type Condition = (object: object, value: unknown) => boolean;
  * drift from it. Fields the class does not know stay allowed (tolerant reader, see README).
  */
 export function eventDataSchema(type: EventType): JsonSchema {
-  const Data = EVENT_REGISTRY[type].Data;
+  return classSchema(EVENT_REGISTRY[type].Data);
+}
+
+/**
+ * The JSON Schema (2020-12) of a whole event of one type, as it travels (the Kafka message value):
+ * the envelope class's schema, `type` fixed to the type and `data` the type's payload schema.
+ */
+export function eventEnvelopeSchema(type: EventType): JsonSchema {
+  const envelope = classSchema(EventEnvelope);
+  const properties = envelope['properties'] as Record<string, JsonSchema>;
+  return {
+    ...envelope,
+    properties: { ...properties, type: { ...properties['type'], const: type }, data: { description: properties['data']?.['description'], ...eventDataSchema(type) } },
+  };
+}
+
+/** The schema of a class-validator class: what the class checks, fields it does not know allowed. */
+function classSchema(Data: new () => object): JsonSchema {
   const storage = getMetadataStorage();
   const options = { classValidatorMetadataStorage: storage, additionalConverters: CONVERTERS };
   const derived = targetConstructorToSchema(Data, options) as JsonSchema;

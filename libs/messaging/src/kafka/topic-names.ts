@@ -1,3 +1,5 @@
+import { eventMessageKey } from '@erp/contracts';
+
 /**
  * Topic names as a deployment sees them. A prefix (e.g. `staging.`) lets several environments,
  * or parallel test runs, share one cluster; the contracts always speak unprefixed names.
@@ -21,7 +23,8 @@ export function deadLetterTopicOf(topic: string): string {
   return `${topic}.dlq`;
 }
 
-/** The Kafka message key of an event: per-aggregate order needs one key per aggregate. */
-export function messageKeyOf(event: { companyId: string; subject: string }): string {
-  return `${event.companyId}:${event.subject}`;
-}
+/**
+ * The Kafka message key of an event: per-aggregate order needs one key per aggregate. The rule is
+ * the contract's (`eventMessageKey` of @erp/contracts), which the AsyncAPI document describes.
+ */
+export const messageKeyOf = eventMessageKey;

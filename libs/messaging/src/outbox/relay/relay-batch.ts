@@ -1,6 +1,7 @@
 import type { Message } from 'kafkajs';
 import type { ClientBase } from 'pg';
 import { errorMessage, traceCarrierFrom } from '@erp/observability';
+import { EVENT_CONTENT_TYPE, EVENT_HEADERS } from '@erp/contracts';
 import { kafkaTraceHeaders } from '../../tracing/message-tracing';
 
 const MAX_ERROR_LENGTH = 2_000;
@@ -60,9 +61,10 @@ function topicMessagesOf(rows: OutboxRow[]): Array<{ topic: string; messages: Me
       value: row.payload,
       timestamp: row.created_ms,
       headers: {
-        'event-id': row.id,
-        'event-type': row.event_type,
-        'content-type': 'application/json',
+        // The header names are the contract's (@erp/contracts EVENT_HEADERS, in the AsyncAPI document).
+        [EVENT_HEADERS.eventId.name]: row.id,
+        [EVENT_HEADERS.eventType.name]: row.event_type,
+        [EVENT_HEADERS.contentType.name]: EVENT_CONTENT_TYPE,
         // W3C traceparent/tracestate of the change, when it was traced (consumers continue it).
         ...kafkaTraceHeaders(traceCarrierFrom(row.trace_context)),
       },
