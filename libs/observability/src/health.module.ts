@@ -26,6 +26,29 @@ export class ReadinessChecks {
   }
 }
 
+/**
+ * Whether this replica is shutting down. `runService` begins the drain on SIGTERM (libs/bootstrap
+ * `closeGracefully`): from then on readiness answers 503 at once, without asking any dependency,
+ * so that load balancers (a Kubernetes Service's endpoints, the gateway's replica list) stop
+ * sending new requests while the replica still answers the ones that reach it. It never ends: a
+ * draining process exits.
+ */
+@Injectable()
+export class DrainState {
+  private began = false;
+
+  begin(): void {
+    this.began = true;
+  }
+
+  get draining(): boolean {
+    return this.began;
+  }
+}
+
+/** The readiness result of a replica that is shutting down (terminus renders it as a 503). */
+const DRAINING: HealthIndicatorFunction = () => ({ shutdown: { status: 'down', message: 'draining: this replica is shutting down' } });
+
 @Public()
 @Controller('health')
 export class HealthController {
@@ -33,6 +56,7 @@ export class HealthController {
     private readonly health: HealthCheckService,
     private readonly readiness: ReadinessChecks,
     private readonly typeOrm: TypeOrmHealthIndicator,
+    private readonly drain: DrainState,
     @Optional() private readonly dataSource?: DataSource,
   ) {}
 
@@ -42,10 +66,14 @@ export class HealthController {
     return { status: 'ok' };
   }
 
-  /** Readiness: every dependency this service needs to serve traffic answers in time. */
+  /**
+   * Readiness: every dependency this service needs to serve traffic answers in time. A draining
+   * replica is not ready whatever its dependencies say, and answers without asking them.
+   */
   @Get('ready')
   @HealthCheck()
   ready() {
+    if (this.drain.draining) return this.health.check([DRAINING]);
     const checks: HealthIndicatorFunction[] = [...this.readiness.all()];
     if (this.dataSource) checks.unshift(() => this.typeOrm.pingCheck('database').withTimeout(1500));
     return this.health.check(checks);
@@ -60,8 +88,8 @@ export class HealthModule {
       global: true,
       imports: [TerminusModule.forRoot({ errorLogStyle: 'json', logger: false })],
       controllers: [HealthController],
-      providers: [ReadinessChecks],
-      exports: [ReadinessChecks],
+      providers: [ReadinessChecks, DrainState],
+      exports: [ReadinessChecks, DrainState],
     };
   }
 }
