@@ -49,6 +49,15 @@ export const DEFAULT_SLOW_CLIENT_LIMITS: SlowClientLimits = {
 export const DEFAULT_KEEP_ALIVE_TIMEOUT_MS = 5_000;
 
 /**
+ * How long after the announced `Keep-Alive: timeout` the server really closes an idle connection
+ * (Node's `keepAliveTimeoutBuffer`, 1 s by default). undici lets go 2 s before the announced time,
+ * counted from when its caller has read the whole answer; a gateway starved of CPU, or slow to pass
+ * a large answer on, counts late. The connection must not close under it while it writes the next
+ * request: the gateway could not tell that from a service dying on the request, and would not retry.
+ */
+export const KEEP_ALIVE_CLOSE_GRACE_MS = 5_000;
+
+/**
  * Node checks headersTimeout/requestTimeout only every `connectionsCheckingInterval` (30 s by
  * default), so a short limit would be enforced late; check at a fraction of the shortest limit.
  */
@@ -75,6 +84,7 @@ export async function createServiceApp(
       headersTimeout: limits.headersTimeoutMs,
       requestTimeout: limits.requestTimeoutMs,
       connectionsCheckingInterval: checkingIntervalFor(limits),
+      keepAliveTimeoutBuffer: KEEP_ALIVE_CLOSE_GRACE_MS,
     },
     requestTimeout: limits.requestTimeoutMs,
     connectionTimeout: limits.idleSocketTimeoutMs,

@@ -4,7 +4,7 @@ import { Controller, Get, Module, ServiceUnavailableException } from '@nestjs/co
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Client } from 'undici';
 import { createLogger, HealthModule } from '@erp/observability';
-import { closeGracefully, createServiceApp, listen } from './index';
+import { closeGracefully, createServiceApp, KEEP_ALIVE_CLOSE_GRACE_MS, listen } from './index';
 
 const logger = createLogger({ service: 'graceful-drain-test', level: 'silent' });
 
@@ -74,7 +74,7 @@ describe('graceful drain (createServiceApp, closeGracefully) on real sockets', (
 
       const ready = await client.request({ method: 'GET', path: '/health/ready' });
       expect(ready.statusCode).toBe(503);
-      expect(await ready.body.json()).toMatchObject({ type: 'urn:erp:problem:service-unavailable' });
+      expect(await ready.body.json()).toMatchObject({ status: 'shutting_down', error: { shutdown: { status: 'down' } } });
       // Requests keep coming for a while (a load balancer that has not noticed yet): all served.
       let lastRequest = 0;
       for (let i = 0; i < 5; i++) {
@@ -113,6 +113,21 @@ describe('graceful drain (createServiceApp, closeGracefully) on real sockets', (
       expect(await shutdown).toBe(0);
     } finally {
       await client.destroy();
+    }
+  });
+
+  it('announces its keep-alive timeout and closes an idle connection only KEEP_ALIVE_CLOSE_GRACE_MS after it', async () => {
+    const { app, url } = await startApp(1000);
+    try {
+      const conn = rawConnection(Number(new URL(url).port));
+      conn.send('GET /work HTTP/1.1\r\nHost: x\r\n\r\n');
+      const answered = Date.now();
+      const received = await conn.closed;
+      expect(received).toMatch(/\r\nkeep-alive: timeout=1\r\n/i);
+      // undici, told 1 s, lets go at once (2 s before); a late client still has 5 s more.
+      expect(Date.now() - answered).toBeGreaterThanOrEqual(1000 + KEEP_ALIVE_CLOSE_GRACE_MS - 100);
+    } finally {
+      await app.close();
     }
   });
 

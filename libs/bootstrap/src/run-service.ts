@@ -136,10 +136,13 @@ export async function closeGracefully(app: NestFastifyApplication, logger: Logge
   });
   const closed = (async () => {
     try {
+      const began = Date.now();
       const drain = httpDrainOf(app);
       drain?.begin();
       if (drain && limits) await drain.settled(limits);
+      logger.info({ ms: Date.now() - began, idleConnections: drain?.idleConnections() }, 'shutting down: listener closing');
       await app.getHttpAdapter().close();
+      logger.info({ ms: Date.now() - began }, 'shutting down: requests finished, running shutdown hooks');
       await app.close();
       await afterClose?.();
       logger.info('shut down');

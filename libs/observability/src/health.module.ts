@@ -1,4 +1,4 @@
-import { Controller, type DynamicModule, Get, Injectable, Module, Optional } from '@nestjs/common';
+import { Controller, type DynamicModule, Get, Injectable, Module, Optional, Res } from '@nestjs/common';
 import {
   HealthCheck,
   HealthCheckService,
@@ -46,8 +46,21 @@ export class DrainState {
   }
 }
 
-/** The readiness result of a replica that is shutting down (terminus renders it as a 503). */
-const DRAINING: HealthIndicatorFunction = () => ({ shutdown: { status: 'down', message: 'draining: this replica is shutting down' } });
+/**
+ * What readiness answers, with 503, while the replica drains: terminus's own word for it. Not an
+ * exception: a draining replica's readiness is expected to fail, and is probed twice a second by
+ * the gateway (replica lists) and by the kubelet; an exception would log an error each time.
+ */
+export const DRAINING_READINESS = {
+  status: 'shutting_down',
+  info: {},
+  error: { shutdown: { status: 'down', message: 'draining: this replica is shutting down' } },
+} as const;
+
+/** The part of the framework's reply the readiness answer needs (Fastify's, passed through). */
+interface StatusReply {
+  status(code: number): unknown;
+}
 
 @Public()
 @Controller('health')
@@ -72,8 +85,11 @@ export class HealthController {
    */
   @Get('ready')
   @HealthCheck()
-  ready() {
-    if (this.drain.draining) return this.health.check([DRAINING]);
+  ready(@Res({ passthrough: true }) reply?: StatusReply) {
+    if (this.drain.draining) {
+      reply?.status(503);
+      return DRAINING_READINESS;
+    }
     const checks: HealthIndicatorFunction[] = [...this.readiness.all()];
     if (this.dataSource) checks.unshift(() => this.typeOrm.pingCheck('database').withTimeout(1500));
     return this.health.check(checks);
