@@ -116,9 +116,11 @@ export interface CloseOptions {
  * 1. drain (`HttpDrain`): readiness answers 503 at once; the listener stays open and requests are
  *    served as usual, each answer closing its connection, until load balancers stopped sending
  *    and clients dropped their idle connections (`options.drain`);
- * 2. close the listening socket (no new connections; idle keep-alive connections are closed, a
- *    request arriving on a busy one gets 503 + `Connection: close`: not processed, so the gateway
- *    sends it to another replica) and wait for in-flight requests to finish;
+ * 2. close the listening socket (no new connections: the gateway sends such a request to another
+ *    replica; idle keep-alive connections are closed) and wait for in-flight requests to finish.
+ *    Their answers close their connections, so a request pipelined behind one is never run (its
+ *    client knows to send it again); one that still reaches an open server that is closing gets
+ *    Fastify's 503 + `Connection: close` before any hook, also never run;
  * 3. `app.close()`, which runs the modules' shutdown hooks (outbox relay flush, consumers leaving
  *    their group, database pool);
  * 4. `afterClose` (the spans still buffered are exported).
