@@ -69,7 +69,7 @@ describe('graceful shutdown of a service process', () => {
     await database?.drop();
   });
 
-  it('stops accepting, finishes the in-flight request with 200 and exits 0 on SIGTERM', async () => {
+  it('turns not ready at once, then stops accepting, finishes the in-flight request with 200 and exits 0 on SIGTERM', async () => {
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
     proc = spawnTs(
@@ -92,6 +92,13 @@ describe('graceful shutdown of a service process', () => {
     }, 'the list query waits for the lock');
 
     proc.child.kill('SIGTERM');
+    // Readiness turns red at once, while the listener still answers (load balancers take the
+    // replica out before it stops accepting); what it answers closes the connection.
+    await eventually(async () => (await fetch(`${url}/health/ready`)).status === 503, 'readiness answers 503', 2_000);
+    const live = await fetch(`${url}/health/live`);
+    expect(live.status).toBe(200);
+    expect(live.headers.get('connection')).toBe('close');
+    expect(await refusesConnections(port)).toBe(false);
     await eventually(() => refusesConnections(port), 'the service stops accepting connections');
     let exited = false;
     void proc.exited.then(() => (exited = true));

@@ -9,6 +9,8 @@ import { ServiceConfig, toInt, UrlList } from '@erp/bootstrap';
 export class GatewayConfig extends ServiceConfig {
   override PORT = 3000;
   override DATABASE_URL = 'postgres://unused/unused';
+  /** Above the idle timeout of the load balancers in front of the gateway (60 s: AWS ALB, ingress-nginx). */
+  override KEEP_ALIVE_TIMEOUT_MS = 72_000;
 
   @IsOptional() @UrlList() CUSTOMERS_URL?: string[];
   @IsOptional() @UrlList() SUPPLIER_INVOICES_URL?: string[];

@@ -137,9 +137,29 @@ export class ServiceConfig {
   IDLE_SOCKET_TIMEOUT_MS = 120_000;
 
   /**
-   * On SIGTERM the service stops accepting, lets in-flight requests finish and runs its shutdown
-   * hooks; past this many ms it exits 1. Keep it below Kubernetes' grace period minus the preStop sleep.
+   * How long an idle keep-alive connection stays open, announced as `Keep-Alive: timeout=<s>` so
+   * that clients drop it first. Short for the services (their clients, the gateway and each other,
+   * read the announcement, and a draining replica waits for them); the gateway keeps 72 s, above
+   * the idle timeout of the load balancers in front of it (60 s on AWS ALB and ingress-nginx).
    */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1000)
+  KEEP_ALIVE_TIMEOUT_MS = 5_000;
+
+  /**
+   * On SIGTERM the service turns not ready (readiness 503) and keeps serving, every answer closing
+   * its connection, until no request but probes arrived for SHUTDOWN_QUIET_MS and no idle
+   * connection is left (at most KEEP_ALIVE_TIMEOUT_MS longer, or half of SHUTDOWN_TIMEOUT_MS);
+   * then it stops accepting, lets in-flight requests finish and runs its shutdown hooks. Past
+   * SHUTDOWN_TIMEOUT_MS in all it exits 1: keep it below Kubernetes' grace period minus the
+   * preStop sleep. (libs/bootstrap `closeGracefully`, docs/platform-teams.md "Rollouts".)
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  SHUTDOWN_QUIET_MS = 1_000;
+
   @Transform(toInt)
   @IsInt()
   @Min(0)

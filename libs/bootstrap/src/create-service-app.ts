@@ -1,11 +1,12 @@
 import { type DynamicModule, type INestApplication, type Type } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
+import { ModulesContainer, NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { type FastifyContentTypeParser, type FastifyError, type FastifyReply, type FastifyRequest, LogController } from 'fastify';
 import type { Logger } from 'pino';
 import { ApiError, ApiExceptionFilter, createValidationPipe, type ErrorFamily, errorFamilyForPath, JsonObjectBodyPipe, renderError } from '@erp/errors';
-import { instrumentHttpMetrics, instrumentHttpTracing, PinoNestLogger, requestIdFor } from '@erp/observability';
+import { DrainState, instrumentHttpMetrics, instrumentHttpTracing, PinoNestLogger, requestIdFor } from '@erp/observability';
 import { clientErrorHandler } from './client-error';
+import { attachHttpDrain, HttpDrain } from './http-drain';
 import { connectHybridMicroservices } from './hybrid-microservices';
 
 export interface ServiceAppOptions {
@@ -19,6 +20,13 @@ export interface ServiceAppOptions {
   timeouts?: Partial<SlowClientLimits>;
   /** Serve `GET /metrics` on the app's own port (default true; false with a metrics listener, METRICS_PORT). */
   serveMetrics?: boolean;
+  /**
+   * How long an idle keep-alive connection stays open (default 5000 ms), announced to clients in
+   * `Keep-Alive: timeout=<s>`: clients that read it (undici, so the gateway and the internal API
+   * clients) drop the connection before the server closes it, so no request meets a connection
+   * the server is closing. A draining replica waits for them (http-drain.ts).
+   */
+  keepAliveTimeoutMs?: number;
 }
 
 /** How long a client may take before the server cuts it off (slow-loris protection). */
@@ -36,6 +44,18 @@ export const DEFAULT_SLOW_CLIENT_LIMITS: SlowClientLimits = {
   requestTimeoutMs: 300_000,
   idleSocketTimeoutMs: 120_000,
 };
+
+/** Node's own default: long enough to carry a burst, short enough for a drain to wait it out. */
+export const DEFAULT_KEEP_ALIVE_TIMEOUT_MS = 5_000;
+
+/**
+ * How long after the announced `Keep-Alive: timeout` the server really closes an idle connection
+ * (Node's `keepAliveTimeoutBuffer`, 1 s by default). undici lets go 2 s before the announced time,
+ * counted from when its caller has read the whole answer; a gateway starved of CPU, or slow to pass
+ * a large answer on, counts late. The connection must not close under it while it writes the next
+ * request: the gateway could not tell that from a service dying on the request, and would not retry.
+ */
+export const KEEP_ALIVE_CLOSE_GRACE_MS = 5_000;
 
 /**
  * Node checks headersTimeout/requestTimeout only every `connectionsCheckingInterval` (30 s by
@@ -64,9 +84,11 @@ export async function createServiceApp(
       headersTimeout: limits.headersTimeoutMs,
       requestTimeout: limits.requestTimeoutMs,
       connectionsCheckingInterval: checkingIntervalFor(limits),
+      keepAliveTimeoutBuffer: KEEP_ALIVE_CLOSE_GRACE_MS,
     },
     requestTimeout: limits.requestTimeoutMs,
     connectionTimeout: limits.idleSocketTimeoutMs,
+    keepAliveTimeout: options.keepAliveTimeoutMs ?? DEFAULT_KEEP_ALIVE_TIMEOUT_MS,
     genReqId: requestIdFor,
     bodyLimit: options.bodyLimitBytes ?? 1024 * 1024,
     logController: new LogController({
@@ -98,16 +120,8 @@ export async function createServiceApp(
   instrumentHttpMetrics(fastify, { serveMetrics: options.serveMetrics ?? true });
   // A server span per request when tracing is on (runService started it); nothing otherwise.
   instrumentHttpTracing(fastify);
-  // Once closing, a response that finishes a request still in flight closes its keep-alive
-  // connection; otherwise the server would wait for the client's idle timeout before closing.
-  let closing = false;
-  fastify.addHook('preClose', async () => {
-    closing = true;
-  });
-  fastify.addHook('onSend', async (_request, reply, payload) => {
-    if (closing) reply.header('connection', 'close');
-    return payload;
-  });
+  // Once draining (SIGTERM) or closing, answers close their keep-alive connections (http-drain.ts).
+  const drain = new HttpDrain(fastify);
   // JSON only: Fastify's own JSON parser (with prototype-poisoning protection) stays; the plain
   // text parser goes, so a text body is a 415 rather than a string reaching a DTO.
   fastify.removeContentTypeParser('text/plain');
@@ -183,7 +197,22 @@ export async function createServiceApp(
   // A service that consumes events is a hybrid app: its event transport is connected here (with
   // its own pipes and filters, not the HTTP ones above) and started by `listen`.
   connectHybridMicroservices(app);
+  attachHttpDrain(app, drain);
+  const readiness = drainStateOf(app);
+  if (readiness) drain.reportTo(() => readiness.begin());
   return app;
+}
+
+/**
+ * The app's readiness drain flag, when it has the health module. Looked up through the module
+ * graph, as the hybrid microservices are: `app.get` of a token no module provides ends the process.
+ */
+function drainStateOf(app: NestFastifyApplication): DrainState | undefined {
+  for (const module of app.get(ModulesContainer).values()) {
+    const instance: unknown = module.providers.get(DrainState)?.instance;
+    if (instance instanceof DrainState) return instance;
+  }
+  return undefined;
 }
 
 /** How much of an oversized body is read and dropped before the connection is given up. */

@@ -1,6 +1,6 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { Logger } from 'pino';
-import { closeGracefully } from './run-service';
+import { closeGracefully, drainLimitsFrom } from './run-service';
 
 const logger = { info: jest.fn(), error: jest.fn() } as unknown as Logger;
 
@@ -35,7 +35,7 @@ describe('closeGracefully', () => {
         ),
         logger,
         'SIGTERM',
-        1000,
+        { timeoutMs: 1000 },
       ),
     ).resolves.toBe(0);
     expect(order).toEqual(['http', 'app']);
@@ -48,7 +48,7 @@ describe('closeGracefully', () => {
         appWith(never, async () => undefined),
         logger,
         'SIGTERM',
-        20,
+        { timeoutMs: 20 },
       ),
     ).resolves.toBe(1);
   });
@@ -62,7 +62,7 @@ describe('closeGracefully', () => {
         appWith(async () => undefined, failing),
         logger,
         'SIGINT',
-        1000,
+        { timeoutMs: 1000 },
       ),
     ).resolves.toBe(1);
   });
@@ -72,10 +72,20 @@ describe('closeGracefully', () => {
     const afterClose = async () => {
       order.push('flush');
     };
-    await expect(closeGracefully(appWith(async () => undefined, async () => undefined, order), logger, 'SIGTERM', 1000, afterClose)).resolves.toBe(0);
+    await expect(closeGracefully(appWith(async () => undefined, async () => undefined, order), logger, 'SIGTERM', { timeoutMs: 1000, afterClose })).resolves.toBe(0);
     expect(order).toEqual(['http', 'app', 'flush']);
 
     const never = () => new Promise<void>(() => undefined);
-    await expect(closeGracefully(appWith(async () => undefined, async () => undefined), logger, 'SIGTERM', 20, never)).resolves.toBe(1);
+    await expect(closeGracefully(appWith(async () => undefined, async () => undefined), logger, 'SIGTERM', { timeoutMs: 20, afterClose: never })).resolves.toBe(1);
+  });
+});
+
+describe('drainLimitsFrom', () => {
+  it('keeps the listener open for the quiet period, and at most the keep-alive timeout longer', () => {
+    expect(drainLimitsFrom({ SHUTDOWN_QUIET_MS: 1000, KEEP_ALIVE_TIMEOUT_MS: 5000, SHUTDOWN_TIMEOUT_MS: 25_000 })).toEqual({ quietMs: 1000, maxMs: 6000 });
+  });
+
+  it('never takes more than half the shutdown time (the gateway keeps connections 72 s)', () => {
+    expect(drainLimitsFrom({ SHUTDOWN_QUIET_MS: 1000, KEEP_ALIVE_TIMEOUT_MS: 72_000, SHUTDOWN_TIMEOUT_MS: 20_000 })).toEqual({ quietMs: 1000, maxMs: 10_000 });
   });
 });

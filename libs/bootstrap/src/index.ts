@@ -5,3 +5,4 @@ export * from './run-service';
 export { type MigrateCommand, migrateCommandOf, type MigrateOptions, runMigrate } from './run-migrate';
 export { connectHybridMicroservices, HYBRID_MICROSERVICE, type HybridMicroservice } from './hybrid-microservices';
 export { UrlList } from './url-list';
+export { type DrainLimits, HttpDrain, httpDrainOf } from './http-drain';

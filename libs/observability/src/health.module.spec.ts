@@ -1,6 +1,6 @@
 import type { HealthCheckService, HealthIndicatorFunction, TypeOrmHealthIndicator } from '@nestjs/terminus';
 import type { DataSource } from 'typeorm';
-import { HealthController, ReadinessChecks } from './health.module';
+import { DRAINING_READINESS, DrainState, HealthController, ReadinessChecks } from './health.module';
 
 describe('ReadinessChecks', () => {
   it('returns the added checks in order, as a copy callers cannot change', () => {
@@ -22,8 +22,8 @@ describe('HealthController', () => {
   }));
   const typeOrm = { pingCheck } as unknown as TypeOrmHealthIndicator;
 
-  function controller(readiness: ReadinessChecks, dataSource?: DataSource): HealthController {
-    return new HealthController(health as unknown as HealthCheckService, readiness, typeOrm, dataSource);
+  function controller(readiness: ReadinessChecks, dataSource?: DataSource, drain = new DrainState()): HealthController {
+    return new HealthController(health as unknown as HealthCheckService, readiness, typeOrm, drain, dataSource);
   }
 
   it('answers liveness without checking any dependency', () => {
@@ -48,4 +48,22 @@ describe('HealthController', () => {
     expect(await (checks[0] as () => unknown)()).toEqual({ database: { status: 'up', timeout: 1500 } });
     expect(pingCheck).toHaveBeenCalledWith('database');
   });
+
+  it('answers not ready once the replica drains, without asking the database or any added check', async () => {
+    const readiness = new ReadinessChecks();
+    const kafka = jest.fn(async () => ({ kafka: { status: 'up' as const } }));
+    readiness.add(kafka);
+    const drain = new DrainState();
+    const ready = controller(readiness, {} as DataSource, drain);
+    expect(ready.ready() as unknown as HealthIndicatorFunction[]).toHaveLength(2);
+
+    drain.begin();
+    const reply = { status: jest.fn() };
+    health.check.mockClear();
+    expect(ready.ready(reply)).toEqual(DRAINING_READINESS);
+    expect(reply.status).toHaveBeenCalledWith(503);
+    expect(health.check).not.toHaveBeenCalled();
+    expect(kafka).not.toHaveBeenCalled();
+  });
 });
+

@@ -4,7 +4,13 @@ import { citationProblems, guidesOf, indexWorkspace, inlineCodeSpans, packageDec
 import { WORKSPACE_ROOT } from './workspace-projects';
 
 /** Names of packages' APIs the guides cite although no code imports them (a guide says why not to use them). */
-const EXTERNAL_NAMES: Record<string, string> = { ClientProxy: '@nestjs/microservices', ClientKafka: '@nestjs/microservices' };
+const EXTERNAL_NAMES: Record<string, string> = {
+  ClientProxy: '@nestjs/microservices',
+  ClientKafka: '@nestjs/microservices',
+  // The gateway's README says why reply-from's own retry options do not fit its retry rule.
+  retryMethods: '@fastify/reply-from',
+  maxRetriesOn503: '@fastify/reply-from',
+};
 /** Files only the build writes (`dist/apps/<app>/`), which tools/build/README.md describes. */
 const GENERATED_FILES = new Set(['main.js', 'migrate.js']);
 const OPTIONS = { externalNames: new Set(Object.keys(EXTERNAL_NAMES)), generatedFiles: GENERATED_FILES };

@@ -5,11 +5,15 @@ import replyFrom from '@fastify/reply-from';
 import { type AuthContext, authenticateRequest, scopeForMethod, type TokenVerifier } from '@erp/auth';
 import { ApiError, errorFamilyForPath, renderError, ServiceUnavailableError, toApiError } from '@erp/errors';
 import { ERP_ATTRIBUTES, requestSpan, traceHeadersFor } from '@erp/observability';
-import type { ResolvedRoute, RouteResolver } from './routes';
+import { ReplicaReadinessWatch } from './replica-readiness';
+import type { ResolvedRoute, RouteResolver, Upstreams } from './routes';
+import { createUpstreamDispatcher } from './upstream-dispatcher';
 
 export interface ProxyPluginOptions {
   /** Each request's owner and rules, learned from the services' documents (GatewayRoutes). */
   routes: RouteResolver;
+  /** The replicas of every configured service: the connection pools, retries and readiness watch serve them. */
+  upstreams: Upstreams;
   verifier: TokenVerifier;
   upstreamTimeoutMs: number;
   /** Requests per company per minute (0 = no limit); counted in this gateway's memory. */
@@ -50,10 +54,14 @@ function sendError(request: FastifyRequest, reply: FastifyReply, err: unknown): 
  * into the gateway's own routes (health, API document).
  */
 export async function proxyPlugin(fastify: FastifyInstance, options: ProxyPluginOptions): Promise<void> {
-  await fastify.register(replyFrom, {
-    undici: { connections: 128, pipelining: 1, keepAliveTimeout: 60_000, headersTimeout: options.upstreamTimeoutMs, bodyTimeout: options.upstreamTimeoutMs },
-    disableRequestLogging: true,
+  const upstreams = createUpstreamDispatcher(options.upstreams, options.upstreamTimeoutMs);
+  const readiness = new ReplicaReadinessWatch(Object.values(options.upstreams).filter((set) => set !== undefined));
+  readiness.start();
+  fastify.addHook('onClose', async () => {
+    await readiness.stop();
+    await upstreams.close();
   });
+  await fastify.register(replyFrom, { undici: upstreams, disableRequestLogging: true });
   fastify.removeAllContentTypeParsers();
   // The body streams to the service through a PassThrough rather than as the request itself: when
   // the upstream request ends early (the service answered before reading it all), undici destroys
@@ -104,9 +112,9 @@ export async function proxyPlugin(fastify: FastifyInstance, options: ProxyPlugin
     return reply.from(`${route.baseUrl}${request.url}`, {
       // With tracing on, the service's span becomes a child of this request's gateway span.
       rewriteRequestHeaders: (_req, headers) => ({ ...headers, ...traceHeadersFor(request), 'x-request-id': String(request.id) }),
+      // Reached after the retry, if any (upstream-retry.ts), failed too or was not allowed.
       onError: (errorReply, { error }) => {
         request.log.warn({ err: error, upstream: route.rule.upstream }, 'upstream unavailable');
-        if ((error as { code?: string }).code === 'ECONNREFUSED') route.replicas.refused(route.baseUrl);
         sendError(request, errorReply as FastifyReply, new ServiceUnavailableError('The service behind this path is unavailable; retry later', 2));
       },
       onResponse: (_request, proxyReply, upstream) => {

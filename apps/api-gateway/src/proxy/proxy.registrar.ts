@@ -20,6 +20,7 @@ export class ProxyRegistrar implements OnModuleInit {
     const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
     await fastify.register(proxyPlugin, {
       routes: this.routes,
+      upstreams: this.routes.upstreams,
       verifier: this.verifier,
       upstreamTimeoutMs: 300_000,
       rateLimitPerCompanyPerMinute: this.config.RATE_LIMIT_PER_COMPANY_PER_MINUTE,

@@ -1,0 +1,179 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { DEV_AUDIENCE, DEV_ISSUER, TokenVerifier } from '@erp/auth';
+import { TestAuth } from '@erp/testing';
+import {
+  drainingUpstream,
+  type FakeUpstream,
+  healthyUpstream,
+  type HealthyAnswer,
+  idleClosingUpstream,
+  refusingUpstream,
+  resettingUpstream,
+  silentUpstream,
+  unavailableUpstream,
+} from '../testing/upstream-fakes';
+import { proxyPlugin } from './proxy.plugin';
+import { ReplicaSet } from './replica-set';
+import type { RouteResolver } from './routes';
+import { upstreamRetries } from './upstream-retry';
+
+/**
+ * The gateway's retry rule on real sockets: the real proxy plugin (reply-from over undici) in
+ * front of two replicas of one upstream, a misbehaving one listed first (the first request goes
+ * to it) and a healthy one. What reached each replica is told by the test's `x-test-id`.
+ */
+const auth = new TestAuth();
+const RESPONSE_TIMEOUT_MS = 1_000;
+
+interface Gateway {
+  url: string;
+  close(): Promise<void>;
+}
+
+async function gatewayTo(urls: string[]): Promise<Gateway> {
+  const verifier = await TokenVerifier.create({ issuer: DEV_ISSUER, audience: DEV_AUDIENCE, publicKeyPem: auth.publicKeyPem });
+  const app: FastifyInstance = Fastify();
+  const customers = new ReplicaSet(urls);
+  // Every path is the customers service's (the route table is not under test here).
+  const routes: RouteResolver = {
+    resolve: async () => ({ rule: { upstream: 'customers', v1: true, template: '/v1/customer/{customerNumber}' }, baseUrl: customers.pick(), replicas: customers }),
+  };
+  await app.register(proxyPlugin, { routes, upstreams: { customers }, verifier, upstreamTimeoutMs: RESPONSE_TIMEOUT_MS });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = app.server.address() as { port: number };
+  return { url: `http://127.0.0.1:${port}`, close: () => app.close() };
+}
+
+async function retries(reason: string): Promise<number> {
+  const metric = await upstreamRetries.get();
+  return metric.values.filter((value) => value.labels['reason'] === reason).reduce((sum, value) => sum + value.value, 0);
+}
+
+interface Sent {
+  id: string;
+  status: number;
+  body: string;
+}
+
+/** One request through the gateway, tagged with a fresh x-test-id. */
+async function send(gateway: Gateway, method: string, body?: Uint8Array | string): Promise<Sent> {
+  const id = randomBytes(6).toString('hex');
+  const headers = { ...(await auth.headers()), 'x-test-id': id, ...(body === undefined ? {} : { 'content-type': 'application/octet-stream' }) };
+  const response = await fetch(`${gateway.url}/v1/customer/10001`, { method, headers, body });
+  return { id, status: response.status, body: await response.text() };
+}
+
+describe('gateway retries: only a request that never reached a service, once, on another replica', () => {
+  const servers: FakeUpstream[] = [];
+  const gateways: Gateway[] = [];
+  const started = async (upstream: Promise<FakeUpstream>) => {
+    const server = await upstream;
+    servers.push(server);
+    return server;
+  };
+  const gateway = async (urls: string[]) => {
+    const g = await gatewayTo(urls);
+    gateways.push(g);
+    return g;
+  };
+
+  afterEach(async () => {
+    for (const g of gateways.splice(0)) await g.close();
+    for (const s of servers.splice(0)) await s.close();
+  });
+
+  it('retries a refused connection on the other replica, for every method, the whole streamed body included', async () => {
+    const refusing = await started(refusingUpstream());
+    const healthy = await started(healthyUpstream());
+    const upload = randomBytes(3 * 1024 * 1024);
+    for (const [method, body] of [['GET'], ['DELETE'], ['PUT', '{"name":"x"}'], ['POST', upload]] as const) {
+      // A gateway of its own each time, so that the refusing replica is first in turn.
+      const g = await gateway([refusing.url, healthy.url]);
+      const before = await retries('refused');
+      const sent = await send(g, method, body);
+      expect(sent.status).toBe(200);
+      const answer = JSON.parse(sent.body) as HealthyAnswer;
+      expect(answer.method).toBe(method);
+      expect(answer.bodyBytes).toBe(body === undefined ? 0 : Buffer.byteLength(body));
+      if (body === upload) expect(answer.bodySha256).toBe(createHash('sha256').update(upload).digest('hex'));
+      expect(healthy.seen).toContain(sent.id);
+      expect(await retries('refused')).toBe(before + 1);
+    }
+  });
+
+  it('never writes to a pooled connection the upstream closed while idle: no request fails, none needs a retry', async () => {
+    const closing = await started(idleClosingUpstream(100));
+    const g = await gateway([closing.url]);
+    const before = (await retries('refused')) + (await retries('not_connected')) + (await retries('draining'));
+    const statuses: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      // Back to back (the pooled connection is reused), then past the upstream's idle close.
+      statuses.push((await send(g, i % 2 ? 'POST' : 'GET', i % 2 ? '{"n":1}' : undefined)).status);
+      if (i % 4 === 3) await sleep(250);
+    }
+    expect(statuses).toEqual(Array(20).fill(200));
+    expect(closing.seen).toHaveLength(20);
+    // The upstream closed idle connections five times: the gateway opened new ones, and no more.
+    expect(closing.connections).toBe(5);
+    expect((await retries('refused')) + (await retries('not_connected')) + (await retries('draining'))).toBe(before);
+  });
+
+  it('retries a 503 with Connection: close (a draining replica) on the other replica; with a body already sent, answers it', async () => {
+    const draining = await started(drainingUpstream());
+    const healthy = await started(healthyUpstream());
+    for (const method of ['GET', 'DELETE', 'POST']) {
+      const g = await gateway([draining.url, healthy.url]);
+      const before = await retries('draining');
+      const sent = await send(g, method);
+      expect(sent.status).toBe(200);
+      expect(draining.seen).toContain(sent.id);
+      expect(healthy.seen).toContain(sent.id);
+      expect(await retries('draining')).toBe(before + 1);
+    }
+    // A body was sent with the request: it is gone, and it is not kept for a retry (uploads).
+    const g = await gateway([draining.url, healthy.url]);
+    const sent = await send(g, 'POST', '{"name":"x"}');
+    expect(sent.status).toBe(503);
+    expect(healthy.seen).not.toContain(sent.id);
+  });
+
+  it('never retries a request the upstream read before it reset the connection, whatever the method', async () => {
+    const resetting = await started(resettingUpstream());
+    const healthy = await started(healthyUpstream());
+    for (const [method, body] of [['GET'], ['DELETE'], ['POST', '{"name":"x"}']] as const) {
+      const g = await gateway([resetting.url, healthy.url]);
+      const before = (await retries('refused')) + (await retries('not_connected')) + (await retries('draining'));
+      const sent = await send(g, method, body);
+      expect(sent.status).toBe(503);
+      expect(resetting.seen.filter((id) => id === sent.id)).toHaveLength(1);
+      expect(healthy.seen).not.toContain(sent.id);
+      expect((await retries('refused')) + (await retries('not_connected')) + (await retries('draining'))).toBe(before);
+    }
+  });
+
+  it('never retries a response timeout, a 503 that keeps its connection, or a second failure', async () => {
+    const silent = await started(silentUpstream());
+    const unavailable = await started(unavailableUpstream());
+    const refusing = await started(refusingUpstream());
+    const healthy = await started(healthyUpstream());
+
+    const timedOut = await send(await gateway([silent.url, healthy.url]), 'GET');
+    expect(timedOut.status).toBe(503);
+    expect(silent.seen).toContain(timedOut.id);
+    expect(healthy.seen).not.toContain(timedOut.id);
+
+    const busy = await send(await gateway([unavailable.url, healthy.url]), 'GET');
+    expect(busy.status).toBe(503);
+    expect(busy.body).toBe('{"database":"down"}'); // the service's own answer, passed through
+    expect(healthy.seen).not.toContain(busy.id);
+
+    // Refused, retried once on the other replica, which refuses too: the gateway's 503, one retry.
+    const other = await started(refusingUpstream());
+    const before = await retries('refused');
+    const twice = await send(await gateway([refusing.url, other.url]), 'GET');
+    expect(twice.status).toBe(503);
+    expect(await retries('refused')).toBe(before + 1);
+  });
+});
