@@ -10,9 +10,11 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  *
  * Without a lock on the whole table for longer than a moment:
  * - outside a transaction (`transaction = false`), the empty totals are filled in batches of
- *   5,000 rows, each its own statement and commit, so no writer waits behind more than one batch
+ *   1,000 rows, each its own statement and commit, so no writer waits behind more than one batch
  *   (an old order's total was its lines' net: `order_total`, it had no freight, tax or document
- *   discount then);
+ *   discount then). 1,000 rather than 5,000: a batch rewrites every index of its rows and runs the
+ *   list-cell triggers, and at 5,000 a write to one of them waited up to 4 s (`npm run
+ *   bench:migrations`, docs/benchmark-history/2026-11-28-migrations-under-load.md);
  * - `CHECK ... NOT VALID` takes its lock only to add the constraint (new rows are checked from then
  *   on); `VALIDATE CONSTRAINT` then scans the table under SHARE UPDATE EXCLUSIVE, which lets reads
  *   and writes go on. A `NOT NULL` column would scan under ACCESS EXCLUSIVE instead.
@@ -27,7 +29,7 @@ export class RequireOrderGrandTotal1766960000000 implements MigrationInterface {
     for (;;) {
       // A SELECT around the UPDATE: TypeORM answers an UPDATE with [rows, count], a SELECT with its rows.
       const [batch] = (await q.query(
-        `WITH batch AS (SELECT internal_id FROM sales_orders WHERE grand_total IS NULL LIMIT 5000 FOR UPDATE),
+        `WITH batch AS (SELECT internal_id FROM sales_orders WHERE grand_total IS NULL LIMIT 1000 FOR UPDATE),
               filled AS (UPDATE sales_orders o SET grand_total = o.order_total FROM batch WHERE o.internal_id = batch.internal_id RETURNING 1)
          SELECT count(*)::int AS filled FROM filled`,
       )) as Array<{ filled: number }>;
