@@ -42,7 +42,7 @@ async function main(): Promise<void> {
       services: args.get('services')?.split(','),
       since,
       writers: number('writers', 2),
-      writeIntervalMs: number('write-interval-ms', 10),
+      writeIntervalMs: number('write-interval-ms', 20),
       log: (line) => process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${line}\n`),
     });
     const output = { ...result, machine: machineInfo() };
