@@ -20,7 +20,7 @@ export const CUSTOMERS_WORKLOAD: ServiceWorkload = {
         `INSERT INTO customers (internal_id, company_id, number, name, status, main_address, currency_id, created_at, last_modified_at)
          OVERRIDING SYSTEM VALUE
          SELECT i, ${companySql('i')}, (${FIRST_NUMBER} + i)::text,
-                ${NAMES}[1 + i % 8] || ' ' || (i * 7919 % 100000) || ' AB', ${STATUSES}[1 + i % 10],
+                ${NAMES}[1 + i % 8] || ' ' || (i::bigint * 7919 % 100000) || ' AB', ${STATUSES}[1 + i % 10],
                 jsonb_build_object('addressLine1', 'Gatan ' || i % 300, 'city', 'Stad ' || i % 500, 'countryId', 'SE'), 'SEK',
                 now() - interval '3 years' + i * (interval '3 years' / ${rows}),
                 now() - interval '3 years' + i * (interval '3 years' / ${rows}) + (i % 90) * interval '1 day'
