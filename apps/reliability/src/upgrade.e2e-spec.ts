@@ -9,6 +9,8 @@ import { ITEMS, verifyEverything, type Worker, workerRound, writtenVersions } fr
 const WORKERS = 2;
 /** How long the load runs in each stage before its checks. */
 const STAGE_MS = 5_000;
+/** Between taking the previous release's gateway out of rotation and stopping it. */
+const DEREGISTRATION_DELAY_MS = 3_000;
 /** A steady load, not the most the machine can do: the pause between a worker's rounds. */
 const ROUND_PAUSE_MS = 100;
 const log = (line: string) => process.stdout.write(`[upgrade] ${line}\n`);
@@ -103,7 +105,10 @@ describe(`a rolling upgrade from release ${previousRelease().version} to the wor
 
     // 4. The previous release's gateway leaves the load balancer, then its replicas stop.
     await stage('previous release stopped', async () => {
+      // As a load balancer deregisters a target: out of rotation first, stopped once the requests
+      // it was given have had time to finish (the manifests' preStop sleep is 5 s).
       client.gateways = client.gateways.slice(1);
+      await new Promise((resolve) => setTimeout(resolve, DEREGISTRATION_DELAY_MS));
       await system.stop(oldGateway);
       for (const process of Object.values(old)) await system.stop(process);
     });
