@@ -20,11 +20,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Client } from 'pg';
-import { generateDevKeyPair, signDevToken } from '@erp/auth';
+import { signDevToken } from '@erp/auth';
 import { dropDatabase, ensureDatabase, freePort, startEmbeddedPostgres, type EmbeddedPostgresHandle } from '@erp/database';
 import { runTs, SERVICES, spawnTs, waitForReady, type SpawnedProcess } from '@erp/dev';
 import { type KafkaDevBroker, startKafkaDevBroker } from '@erp/kafka-dev-broker';
-import { startTestS3Server, type TestS3Server } from '@erp/testing';
+import { type InternalApiStub, startInternalApiStub, startTestS3Server, TestAuth, type TestS3Server } from '@erp/testing';
 import { download, fileChunks, upload } from './attachments/transfer';
 import { sampleMemory } from './framework/process-memory';
 
@@ -89,6 +89,7 @@ export async function runAttachmentsMemoryBench(options: AttachmentsBenchOptions
   let broker: KafkaDevBroker | undefined;
   let service: SpawnedProcess | undefined;
   let s3: TestS3Server | undefined;
+  let owners: InternalApiStub[] = [];
   let storageDir: string | undefined;
   let serverUrl = options.databaseServerUrl ?? process.env.DATABASE_URL;
   const databaseName = `bench_attachments_${randomBytes(4).toString('hex')}`;
@@ -112,12 +113,20 @@ export async function runAttachmentsMemoryBench(options: AttachmentsBenchOptions
       storageEnv = { STORAGE_DRIVER: 'filesystem', STORAGE_DIR: storageDir };
     }
     const databaseUrl = await ensureDatabase(serverUrl, databaseName);
-    const keys = generateDevKeyPair();
+    const auth = new TestAuth();
+    const keys = auth.keys;
+    // The owners' internal APIs: the invoice is known locally (below), so only the upload's
+    // announcement to supplier-invoices-v1 is called; the stubs answer it at once (204).
+    const customers = await startInternalApiStub(auth, 'customers-v1');
+    const invoices = await startInternalApiStub(auth, 'supplier-invoices-v1');
+    owners = [customers, invoices];
     const env = {
+      ...auth.serviceEnv,
+      CUSTOMERS_URL: customers.url,
+      SUPPLIER_INVOICES_URL: invoices.url,
       DATABASE_URL: databaseUrl,
       KAFKA_BROKERS: kafkaBrokers,
       KAFKA_TOPIC_PREFIX: `bench.${randomBytes(3).toString('hex')}.`,
-      AUTH_PUBLIC_KEY: keys.publicKeyPem,
       LOG_LEVEL: 'warn',
       ATTACHMENT_MAX_BYTES: String(size + MIB),
       ...storageEnv,
@@ -215,6 +224,7 @@ export async function runAttachmentsMemoryBench(options: AttachmentsBenchOptions
     await broker?.stop();
     await embedded?.stop();
     await s3?.close();
+    await Promise.all(owners.map((owner) => owner.close()));
     if (storageDir) await rm(storageDir, { recursive: true, force: true });
   }
 }

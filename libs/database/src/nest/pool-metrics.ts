@@ -2,7 +2,6 @@ import { Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nest
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Pool } from 'pg';
 import type { DataSource } from 'typeorm';
-import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { defineGauge } from '@erp/observability';
 
 /**
@@ -51,8 +50,17 @@ export const poolPendingRequests = defineGauge<'pool'>({
 });
 
 /**
- * Reports the DataSource's pool on /metrics while the app runs. TypeORM's Postgres driver keeps
- * its pg Pool in the public `master` field; pg's Pool exposes the counts read here.
+ * The part of TypeORM's PostgresDriver read here: its public `master` field holds the pg Pool. Typed
+ * by shape because the driver's class is not exported from typeorm's entry point, and its deep
+ * path does not resolve under every module setting the workspace type-checks with.
+ */
+interface PostgresDriverPool {
+  master?: Pool;
+}
+
+/**
+ * Reports the DataSource's pool on /metrics while the app runs. pg's Pool exposes the counts read
+ * here.
  */
 @Injectable()
 export class PoolMetrics implements OnModuleInit, OnApplicationShutdown {
@@ -64,7 +72,7 @@ export class PoolMetrics implements OnModuleInit, OnApplicationShutdown {
   }
 
   onModuleInit(): void {
-    poolSources.set(this.name, () => (this.dataSource.isInitialized ? ((this.dataSource.driver as PostgresDriver).master as Pool) : undefined));
+    poolSources.set(this.name, () => (this.dataSource.isInitialized ? (this.dataSource.driver as unknown as PostgresDriverPool).master : undefined));
   }
 
   onApplicationShutdown(): void {

@@ -111,7 +111,7 @@ function* spreadOrders(companyId: string, count: number, linesPerOrder: number, 
     const orderDate = new Date(Math.floor(createdMs / DAY_MS) * DAY_MS).toISOString();
     yield [
       companyId, type, String(number).padStart(6, '0'), random.weighted(STATUSES), orderDate, orderDate, currency, customerId, customerName,
-      `PO-${random.digits(6)}`, EMPTY_PARTY, EMPTY_PARTY, EMPTY_PAYMENT, '[]', linesPerOrder, created, new Date(modifiedMs).toISOString(),
+      `PO-${random.digits(6)}`, EMPTY_PARTY, EMPTY_PARTY, EMPTY_PAYMENT, '[]', linesPerOrder, created, new Date(modifiedMs).toISOString(), 0,
     ];
   }
 }

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { Client } from 'pg';
 import { freePort } from '@erp/database';
@@ -61,6 +62,8 @@ async function startCustomers(context: BenchContext, label: string, env: Record<
       KAFKA_BROKERS: context.kafkaBrokers.join(','),
       LOG_PRETTY: 'false',
       DATABASE_URL: context.databaseUrls['customers-v1'],
+      // It serves the internal API too; nothing calls this extra process's, so a secret of its own.
+      INTERNAL_API_SECRET: randomBytes(32).toString('base64url'),
       PORT: String(port),
       HOST: '127.0.0.1',
       ...env,
