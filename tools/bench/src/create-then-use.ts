@@ -54,7 +54,9 @@ async function main(): Promise<void> {
     for (const name of COPYING) await system.restart(name, { signal: 'SIGTERM', env: { KAFKA_CONSUMER_GROUPS_OFF: '*' } });
     timings.push(...(await measureFollowUps(driver, 'consumers stopped', known)));
     // Each follow-up against the floor of its kind (order, upload) in the same phase (label).
-    const floor = (t: FollowUpTiming) => timings.find((f) => f.case.includes('(floor)') && f.case.split(' ')[0] === t.case.split(' ')[0] && f.case.endsWith(t.case.split(', ').pop() as string));
+    // A case reads '<kind>[,] ..., <phase>': kind is its first word, phase what follows the last comma.
+    const kindAndPhase = (t: FollowUpTiming) => `${t.case.split(/[ ,]/)[0]} ${t.case.split(', ').pop()}`;
+    const floor = (t: FollowUpTiming) => timings.find((f) => f.case.includes('(floor)') && kindAndPhase(f) === kindAndPhase(t));
     const rows = timings.map((t) => {
       const base = floor(t);
       const ratio = (value: number, of?: number) => (of ? `${(value / of).toFixed(2)}x` : '');
