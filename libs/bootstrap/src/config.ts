@@ -4,6 +4,7 @@ import { IsIn, IsInt, IsNumber, IsOptional, IsString, IsUrl, Max, Min, MinLength
 import { readFileSync } from 'node:fs';
 import { DEV_AUDIENCE, DEV_ISSUER, type AuthSettings } from '@erp/auth';
 import { TRACES_SAMPLERS } from '@erp/observability';
+import type { RequestLogging } from './request-log';
 
 /** Raised when the environment is wrong; the message names every bad variable. */
 export class ConfigError extends Error {}
@@ -103,11 +104,23 @@ export class ServiceConfig {
   LOG_PRETTY?: string;
 
   /**
-   * `all`: Fastify's two lines per request at info ("incoming request", "request completed");
-   * `off`: none (errors are still logged). Request logging cost ~10% of a service's CPU under load.
+   * `completed`: one line per request at info when it is answered (request and response);
+   * `all`: Fastify's two lines ("incoming request", "request completed"); `off`: none (errors are
+   * still logged). See request-log.ts for what each costs.
    */
-  @IsIn(['all', 'off'])
-  LOG_REQUESTS = 'all';
+  @IsIn(['completed', 'all', 'off'])
+  LOG_REQUESTS: RequestLogging = 'completed';
+
+  /**
+   * Bytes of log lines gathered before one write to stdout (0: each line at once). Lines wait at
+   * most a second, error lines not at all, and are written on exit; a kill -9 loses what is
+   * gathered (createLogger's `bufferBytes`).
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(1024 * 1024)
+  LOG_BUFFER_BYTES = 4096;
 
   /** Largest JSON body accepted, in bytes (413 above it). */
   @Transform(toInt)

@@ -1,21 +1,22 @@
 import { type DynamicModule, type INestApplication, type Type } from '@nestjs/common';
 import { ModulesContainer, NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { type FastifyContentTypeParser, type FastifyError, type FastifyReply, type FastifyRequest, LogController } from 'fastify';
+import type { FastifyContentTypeParser, FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { ApiError, ApiExceptionFilter, createValidationPipe, type ErrorFamily, errorFamilyForPath, JsonObjectBodyPipe, renderError } from '@erp/errors';
 import { DrainState, instrumentHttpMetrics, instrumentHttpTracing, PinoNestLogger, requestIdFor } from '@erp/observability';
 import { clientErrorHandler } from './client-error';
 import { attachHttpDrain, HttpDrain } from './http-drain';
 import { connectHybridMicroservices } from './hybrid-microservices';
+import { type RequestLogging, requestLogController } from './request-log';
 
 export interface ServiceAppOptions {
   logger: Logger;
   /** Which error shape this service answers in. */
   errorFamily: ErrorFamily | 'by-path';
   bodyLimitBytes?: number;
-  /** Fastify's per-request log lines (default true); LOG_REQUESTS=off turns them off. */
-  requestLogging?: boolean;
+  /** The per-request log lines (LOG_REQUESTS, default `completed`: one line per request). */
+  requestLogging?: RequestLogging;
   /** Slow-client limits; defaults in `DEFAULT_SLOW_CLIENT_LIMITS`. */
   timeouts?: Partial<SlowClientLimits>;
   /** Serve `GET /metrics` on the app's own port (default true; false with a metrics listener, METRICS_PORT). */
@@ -91,10 +92,7 @@ export async function createServiceApp(
     keepAliveTimeout: options.keepAliveTimeoutMs ?? DEFAULT_KEEP_ALIVE_TIMEOUT_MS,
     genReqId: requestIdFor,
     bodyLimit: options.bodyLimitBytes ?? 1024 * 1024,
-    logController: new LogController({
-      requestIdLogLabel: 'requestId',
-      disableRequestLogging: options.requestLogging === false,
-    }),
+    logController: requestLogController(options.requestLogging ?? 'completed'),
     // Keep-alive connections that are idle are closed at shutdown; busy ones finish first.
     forceCloseConnections: 'idle',
     // Errors the router raises before any hook runs (a path with malformed percent-encoding, a

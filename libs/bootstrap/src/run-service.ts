@@ -45,6 +45,7 @@ export async function runService<C extends ServiceConfig>(options: RunServiceOpt
     level: config.LOG_LEVEL,
     pretty: config.LOG_PRETTY === 'true',
     traceIds: tracing !== undefined,
+    bufferBytes: config.LOG_BUFFER_BYTES,
   });
   if (tracing) logTracingProblems(logger);
   try {
@@ -52,7 +53,7 @@ export async function runService<C extends ServiceConfig>(options: RunServiceOpt
       logger,
       errorFamily: options.errorFamily,
       bodyLimitBytes: config.BODY_LIMIT_BYTES,
-      requestLogging: config.LOG_REQUESTS !== 'off',
+      requestLogging: config.LOG_REQUESTS,
       timeouts: {
         headersTimeoutMs: config.HEADERS_TIMEOUT_MS,
         requestTimeoutMs: config.REQUEST_TIMEOUT_MS,

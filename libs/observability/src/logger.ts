@@ -14,7 +14,22 @@ export interface LoggerOptions {
    * no per-line lookup is made).
    */
   traceIds?: boolean;
+  /**
+   * Bytes of log lines gathered before one write to stdout (LOG_BUFFER_BYTES; 0 or unset: each
+   * line written at once). One write per line was most of what logging cost a service under load
+   * (docs/benchmark-history/2026-11-28-cost-per-request.md). Gathered lines go out when the
+   * buffer is full, at the latest after FLUSH_INTERVAL_MS, at once after an error line, and
+   * synchronously when the process exits; a kill -9 or a crash of the runtime loses what is
+   * gathered (at most this many bytes, or one interval's lines).
+   */
+  bufferBytes?: number;
+  /** With `bufferBytes`: the longest a gathered line waits (default FLUSH_INTERVAL_MS). */
+  flushIntervalMs?: number;
 }
+
+/** The longest a gathered line waits for its write (see `bufferBytes`). */
+export const FLUSH_INTERVAL_MS = 1000;
+const ERROR_LEVEL = 50;
 
 const SECRET_KEYS = ['authorization', 'password', 'secret', 'token', 'privateKeyPem'];
 
@@ -35,15 +50,42 @@ const REDACTED_PATHS = [
 ];
 
 export function createLogger(options: LoggerOptions): Logger {
-  return pino({
-    name: options.service,
-    level: options.level ?? 'info',
-    base: { service: options.service },
-    redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
-    timestamp: pino.stdTimeFunctions.isoTime,
-    ...(options.traceIds ? { mixin: activeTraceIds } : {}),
-    transport: options.pretty ? { target: 'pino-pretty', options: { singleLine: true } } : undefined,
-  });
+  // pino's own asynchronous logging (docs/asynchronous.md): sonic-boom gathers lines up to
+  // minLength and pino flushes it synchronously on exit.
+  const buffered = !options.pretty && (options.bufferBytes ?? 0) > 0;
+  const destination = buffered ? pino.destination({ dest: 1, minLength: options.bufferBytes, sync: false }) : undefined;
+  const flush = () => {
+    try {
+      destination?.flush();
+    } catch {
+      // Closed at exit: pino has written what was gathered.
+    }
+  };
+  const logger = pino(
+    {
+      name: options.service,
+      level: options.level ?? 'info',
+      base: { service: options.service },
+      redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      ...(options.traceIds ? { mixin: activeTraceIds } : {}),
+      // An error line is not left waiting: it is what an operator looks for first.
+      ...(destination
+        ? {
+            hooks: {
+              logMethod(this: Logger, args: Parameters<Logger['info']>, method: Logger['info'], level: number) {
+                method.apply(this, args);
+                if (level >= ERROR_LEVEL) flush();
+              },
+            },
+          }
+        : {}),
+      transport: options.pretty ? { target: 'pino-pretty', options: { singleLine: true } } : undefined,
+    },
+    destination,
+  );
+  if (destination) setInterval(flush, options.flushIntervalMs ?? FLUSH_INTERVAL_MS).unref();
+  return logger;
 }
 
 // Accept a caller's request id only if it is a short, plain token; otherwise mint one.

@@ -16,6 +16,7 @@ import { attachmentsScenario } from './scenarios/attachments.scenario';
 import { customersListScenario } from './scenarios/customers-list.scenario';
 import { filteredPagingScenario } from './scenarios/filtered-paging.scenario';
 import { mixedScenario } from './scenarios/mixed.scenario';
+import { requestStagesScenario } from './scenarios/request-stages.scenario';
 import { salesOrdersExpandScenario } from './scenarios/sales-orders-expand.scenario';
 
 const COMPANY = 'bench-body-check';
@@ -124,6 +125,22 @@ describe('tools/bench against the real system', () => {
     expect(report.targets).toEqual([]); // the targets need the 10k/100k/1M cases
     expect(markdownReport(results)).toContain('| 2k |');
   }, 90_000);
+
+  it('runs the request-stages scenario at tiny size: every switched stage in a process of its own, each with its own CPU', async () => {
+    const results = await runScenarios(system, { scenarios: [requestStagesScenario], load: TINY, options: { 'stages.size': '1000' }, log: () => undefined });
+    const [report] = results.scenarios;
+    expect(report.cases.map((c) => c.name)).toEqual(['as shipped', 'request lines off', 'lines written one by one', 'request lines as in 1.0.0', 'tracing on', 'baseline']);
+    for (const c of report.cases) {
+      const [m] = c.measurements;
+      expect(m.rps).toBeGreaterThan(0);
+      expect(m.errors + m.non2xx).toBe(0);
+      // Only the answering process's CPU, and it did work.
+      expect(Object.values(m.cpuMsPerRequest ?? {})).toEqual([expect.any(Number)]);
+      expect(Object.values(m.cpuMsPerRequest ?? {})[0]).toBeGreaterThan(0);
+    }
+    expect(report.cases[0].ratios['CPU / as shipped']).toBe(1);
+    expect(report.notes?.join('\n')).toContain('| request lines as in 1.0.0 | LOG_REQUESTS=all LOG_BUFFER_BYTES=0');
+  }, 120_000);
 
   it('runs the filtered-paging scenario at tiny size: every filter, both depths, the sync and its floors', async () => {
     const lines: string[] = [];
@@ -297,6 +314,7 @@ describe('tools/bench against the real system', () => {
     const byName = new Map(mixed.cases.map((c) => [c.name, c]));
     const all = byName.get('mix: every request');
     expect(all?.measurements.map((m) => m.target)).toEqual(['gateway', 'direct']);
+    expect(mixed.targets.map((t) => [t.description, t.value])).toEqual([['mix: gateway / direct throughput', all?.ratios['gateway/direct']]]);
     for (const m of all?.measurements ?? []) {
       expect(m.rps).toBeGreaterThan(0);
       expect(m.errors + m.non2xx).toBe(0); // a 412 is counted in statusCounts, not as a failure

@@ -1,9 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { Client } from 'pg';
-import { freePort } from '@erp/database';
-import { SERVICES, spawnTs, waitForReady } from '@erp/dev';
 import { round, type LoadMeasurement } from '../../framework/load';
+import { startServiceVariant } from '../../framework/service-variant';
 import { fetchBody, quantile } from '../../framework/http';
 import { check, type BenchContext, type ScenarioCase, type TargetCheck } from '../../framework/scenario';
 import { NAME_FIRST, NAME_SECOND } from '../../data/customers.generator';
@@ -46,32 +44,6 @@ async function broadFragments(databaseUrl: string, companyId: string): Promise<{
   } finally {
     await sql.end();
   }
-}
-
-/** A customers-v1 process of its own on the bench's database, with `env` on top (e.g. counts switched off). */
-async function startCustomers(context: BenchContext, label: string, env: Record<string, string>): Promise<{ url: string; stop(): Promise<void> }> {
-  const spec = SERVICES.find((s) => s.name === 'customers-v1');
-  if (!spec) throw new Error('customers-v1 is not in the catalog');
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const proc = spawnTs(
-    `customers-v1 (${label})`,
-    `${spec.dir}/src/main.ts`,
-    {
-      AUTH_PUBLIC_KEY: context.keys.publicKeyPem,
-      KAFKA_BROKERS: context.kafkaBrokers.join(','),
-      LOG_PRETTY: 'false',
-      DATABASE_URL: context.databaseUrls['customers-v1'],
-      // It serves the internal API too; nothing calls this extra process's, so a secret of its own.
-      INTERNAL_API_SECRET: randomBytes(32).toString('base64url'),
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      ...env,
-    },
-    { quiet: true, nodeArgs: spec.nodeArgs },
-  );
-  await waitForReady(`${url}/health/ready`, proc);
-  return { url, stop: () => proc.stop('SIGTERM') };
 }
 
 /** Searches `name=<fragment>` page 1, cycling from `offset`, until `stopAt`; returns how many. */
@@ -158,8 +130,8 @@ export async function measureSearchChurn(
   const databaseUrl = context.databaseUrls['customers-v1'];
   const { fragments, shares } = await broadFragments(databaseUrl, companyId);
   if (fragments.length === 0) throw new Error('no broad two-character fragment in the names');
-  const on = await startCustomers(context, 'name counts on', {});
-  const off = await startCustomers(context, 'name counts off', { CUSTOMER_NAME_COUNT_MIN_MATCHES: '1000000000' });
+  const on = await startServiceVariant(context, 'customers-v1', 'name counts on', {});
+  const off = await startServiceVariant(context, 'customers-v1', 'name counts off', { CUSTOMER_NAME_COUNT_MIN_MATCHES: '1000000000' });
   try {
     const numbers = ((JSON.parse(await fetchBody(`${on.url}/v1/customer?pageSize=200&pageNumber=5`, headers.read)) as Array<{ number: string }>)).map((c) => c.number);
     const alone = await phase('writer alone', on.url, headers, numbers, fragments, 0, seconds, 0);
