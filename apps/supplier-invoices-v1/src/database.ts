@@ -10,6 +10,8 @@ import { EnableRowLevelSecurity1764500000000 } from './migrations/1764500000000-
 import { CreateSupplierInvoiceBuckets1765300000000 } from './migrations/1765300000000-create-supplier-invoice-buckets';
 import { CoverSupplierInvoiceListIndexes1765300000001 } from './migrations/1765300000001-cover-supplier-invoice-list-indexes';
 import { CreateSupplierInvoiceBucketFunctions1766800000000 } from './migrations/1766800000000-create-supplier-invoice-bucket-functions';
+import { WallByTenantViews1795835600000 } from './migrations/1795835600000-wall-by-tenant-views';
+import { DropRowLevelSecurity1795835600001 } from './migrations/1795835600001-drop-row-level-security';
 
 /** Everything this service keeps in its database; the migrations are the schema's source of truth. */
 export const SUPPLIER_INVOICES_ENTITIES = [
@@ -27,4 +29,6 @@ export const SUPPLIER_INVOICES_MIGRATIONS = [
   CreateSupplierInvoiceBucketFunctions1766800000000,
   // The outbox of this service's events and the processed-events record of its consumer (libs/messaging).
   ...MESSAGING_MIGRATIONS,
+  WallByTenantViews1795835600000,
+  DropRowLevelSecurity1795835600001,
 ];

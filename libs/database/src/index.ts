@@ -40,6 +40,14 @@ export {
   type TenantTableV1,
 } from './migrations/history/tenant-isolation.v1';
 export { disableTenantViewsV1, enableTenantViewsV1, protectTablesByViewsV1 } from './migrations/history/tenant-views.v1';
+export {
+  dropTenantPoliciesV1,
+  dropTenantViewsV1,
+  protectChildTablesByViewsV1,
+  restoreTenantPoliciesV1,
+  type TenantChildTableV1,
+  type TenantViewTableV1,
+} from './migrations/history/tenant-views-over-policies.v1';
 export { DatabaseModule, type DatabaseModuleOptions } from './nest/database.module';
 export { freePort } from './embedded-postgres/free-port';
 export { serverRunAs } from './embedded-postgres/os-user';

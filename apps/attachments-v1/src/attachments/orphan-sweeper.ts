@@ -58,7 +58,7 @@ export class OrphanSweeper implements OnModuleInit, OnApplicationShutdown {
   /**
    * Deletes abandoned uploads older than `maxAgeMinutes` (default: the configured age); returns how
    * many. Background work across companies: it runs as the service itself, never in the scope
-   * (and row-level security) of whatever request might have triggered it.
+   * (and behind the tenant wall) of whatever request might have triggered it.
    */
   sweep(maxAgeMinutes = this.settings.maxAgeMinutes): Promise<number> {
     return runAsService(() => this.sweepAll(maxAgeMinutes));

@@ -159,7 +159,7 @@ describe('GET /v1/supplierInvoice filtered paging at every depth', () => {
     await expectCellsExact();
   }, 120_000);
 
-  it('keeps the cells exact through the service\'s own writes (POST, PUT, under row-level security)', async () => {
+  it('keeps the cells exact through the service\'s own writes (POST, PUT, behind the tenant wall)', async () => {
     const write = { ...headers, 'content-type': 'application/json' };
     const created = await t.http.request('/v1/supplierInvoice', {
       method: 'POST',

@@ -31,8 +31,7 @@ export async function ensureDatabase(serverUrl: string, database: string): Promi
 
 /**
  * Drops `database` if it exists, first terminating every session connected to it, and its
- * row-level-security request role `<database>_app` (roles are per server; its grants went with
- * the database).
+ * request role `<database>_app` (roles are per server; its grants went with the database).
  */
 export async function dropDatabase(serverUrl: string, database: string): Promise<void> {
   assertDatabaseName(database);
@@ -64,8 +63,7 @@ export async function dropDatabase(serverUrl: string, database: string): Promise
  * copy, far cheaper than migrating an empty database) and returns its URL. The copy keeps the
  * template's grants, which name the template's request role; so the copy's own request role
  * (`tenantRoleName(database)`, the role its service switches to) is created as a member of the
- * template's and inherits exactly those privileges, while row-level security applies to it as to
- * any role. Used by tests that start many systems (tools/dev `startTestSystem`).
+ * template's and inherits exactly those privileges (the tenant views', none on the tables). Used by tests that start many systems (tools/dev `startTestSystem`).
  */
 export async function cloneDatabase(serverUrl: string, template: string, database: string): Promise<string> {
   assertDatabaseName(template);
@@ -80,8 +78,8 @@ export async function cloneDatabase(serverUrl: string, template: string, databas
     await client.query(`CREATE ROLE ${role} NOLOGIN NOBYPASSRLS INHERIT IN ROLE ${client.escapeIdentifier(templateRole)}`);
     await client.query(`GRANT ${role} TO CURRENT_USER`);
   });
-  // A service walled by views keeps them in a schema named as the role (the request scope's
-  // search_path names it): the copy's schema takes the copy's role name; its grants, made to the
+  // The tenant views live in a schema named as the role (the request scope's search_path names
+  // it): the copy's schema takes the copy's role name; its grants, made to the
   // template's role, reach the copy's role through the membership above.
   await withAdminClient(databaseUrlFor(serverUrl, database), async (client) => {
     const templateRole = tenantRoleName(template);

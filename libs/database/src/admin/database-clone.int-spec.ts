@@ -5,7 +5,6 @@ import type { QueryRunner } from 'typeorm';
 
 import { testServerUrl } from '../test-support/scratch-database';
 import { COMPANY_SETTING, tenantRoleName } from '../tenancy/tenant-role';
-import { enableTenantIsolationV1 } from '../migrations/history/tenant-isolation.v1';
 import { enableTenantViewsV1 } from '../migrations/history/tenant-views.v1';
 import { unprotectedTenantTables } from '../tenancy/tenant-tables';
 import { cloneDatabase, dropDatabase, ensureTemplateDatabase } from './database-admin';
@@ -21,26 +20,28 @@ async function withClient<T>(url: string, work: (client: Client) => Promise<T>):
   }
 }
 
-/** What a service's first migration does: a tenant table, its request role and its policy. */
+/** What a service's migrations do: a tenant table, its request role and the tenant view. */
 async function migrateLikeAService(url: string): Promise<void> {
   await withClient(url, async (client) => {
     await client.query(`CREATE TABLE migrations (id serial PRIMARY KEY)`);
     await client.query(`CREATE TABLE notes (id serial PRIMARY KEY, company_id text NOT NULL, body text NOT NULL)`);
-    // enableTenantIsolationV1 only calls query(); a pg client answers it as a QueryRunner would.
+    // enableTenantViewsV1 only calls query(); a pg client answers it as a QueryRunner would.
     const runner = { query: async (sql: string) => (await client.query(sql)).rows } as unknown as QueryRunner;
-    await enableTenantIsolationV1(runner, ['notes']);
+    await enableTenantViewsV1(runner, ['notes'], []);
     await client.query(`INSERT INTO notes (company_id, body) VALUES ('A', 'a1'), ('A', 'a2'), ('B', 'b1')`);
   });
 }
 
-/** The same, walled by tenant views (customers-v1, sales-orders-v3) instead of a policy. */
-async function migrateLikeAServiceWithViews(url: string): Promise<void> {
-  await withClient(url, async (client) => {
-    await client.query(`CREATE TABLE migrations (id serial PRIMARY KEY)`);
-    await client.query(`CREATE TABLE notes (id serial PRIMARY KEY, company_id text NOT NULL, body text NOT NULL)`);
-    const runner = { query: async (sql: string) => (await client.query(sql)).rows } as unknown as QueryRunner;
-    await enableTenantViewsV1(runner, ['notes'], []);
-    await client.query(`INSERT INTO notes (company_id, body) VALUES ('A', 'a1'), ('B', 'b1')`);
+/** A request scope's transaction on `url`, as the binding opens it: role, company, search_path. */
+async function readAsCompany(url: string, database: string, company: string): Promise<string[]> {
+  return withClient(url, async (client) => {
+    const role = client.escapeIdentifier(tenantRoleName(database));
+    await client.query('BEGIN');
+    await client.query(`SET LOCAL ROLE ${role}`);
+    await client.query(`SELECT set_config($1, $2, true), set_config('search_path', $3, true)`, [COMPANY_SETTING, company, `${role}, public`]);
+    const { rows } = await client.query<{ body: string }>('SELECT body FROM notes ORDER BY body');
+    await client.query('ROLLBACK');
+    return rows.map((row) => row.body);
   });
 }
 
@@ -101,22 +102,15 @@ describe('ensureTemplateDatabase / cloneDatabase', () => {
     expect(prepared).toBe(1);
   });
 
-  it("copies the template's tables and rows, and gives the copy a request role that row-level security limits to one company", async () => {
+  it("copies the template's tables and rows, and gives the copy a request role that the wall limits to one company", async () => {
     await ensureTemplateDatabase(serverUrl, template, migrateLikeAService);
     const copy = `test_copy_${randomBytes(5).toString('hex')}`;
     made.push(copy);
 
     const url = await cloneDatabase(serverUrl, template, copy);
 
-    await withClient(url, async (client) => {
-      await client.query('BEGIN');
-      await client.query(`SET LOCAL ROLE ${client.escapeIdentifier(tenantRoleName(copy))}`);
-      await client.query(`SELECT set_config($1, 'A', true)`, [COMPANY_SETTING]);
-      const { rows } = await client.query<{ body: string }>('SELECT body FROM notes ORDER BY body');
-      await client.query('ROLLBACK');
-      expect(rows.map((row) => row.body)).toEqual(['a1', 'a2']);
-    });
-    // The copy's role cannot bypass the policy, and the copy is its own database.
+    expect(await readAsCompany(url, copy, 'A')).toEqual(['a1', 'a2']);
+    // The copy's role cannot bypass row-level security either, and the copy is its own database.
     await withClient(url, async (client) => {
       const { rows } = await client.query<{ bypass: boolean }>('SELECT rolbypassrls AS bypass FROM pg_roles WHERE rolname = $1', [
         tenantRoleName(copy),
@@ -128,21 +122,15 @@ describe('ensureTemplateDatabase / cloneDatabase', () => {
     expect(inTemplate.rowCount).toBe(0);
   });
 
-  it("gives a copy walled by tenant views its own role's schema, so its request scope reads through the views", async () => {
-    await ensureTemplateDatabase(serverUrl, template, migrateLikeAServiceWithViews);
+  it("gives the copy its own role's schema, so its request scope reads through the views and the wall has no gap", async () => {
+    await ensureTemplateDatabase(serverUrl, template, migrateLikeAService);
     const copy = `test_copy_${randomBytes(5).toString('hex')}`;
     made.push(copy);
 
     const url = await cloneDatabase(serverUrl, template, copy);
 
+    expect(await readAsCompany(url, copy, 'B')).toEqual(['b1']);
     await withClient(url, async (client) => {
-      const role = client.escapeIdentifier(tenantRoleName(copy));
-      await client.query('BEGIN');
-      await client.query(`SET LOCAL ROLE ${role}`);
-      await client.query(`SELECT set_config($1, 'A', true), set_config('search_path', $2, true)`, [COMPANY_SETTING, `${role}, public`]);
-      const { rows } = await client.query<{ body: string }>('SELECT body FROM notes ORDER BY body');
-      await client.query('ROLLBACK');
-      expect(rows.map((row) => row.body)).toEqual(['a1']);
       expect(await unprotectedTenantTables(async (text) => (await client.query(text)).rows)).toEqual([]);
     });
   });

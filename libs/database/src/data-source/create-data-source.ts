@@ -27,9 +27,9 @@ export interface DataSourceConfig {
    */
   statementTimeoutMs?: number;
   /**
-   * Row-level security per company: every transaction runs as the current tenant scope (see
-   * transaction-scoped-pg.ts). The migrations must have created the role (`enableTenantIsolation`).
-   * Default false.
+   * The tenant wall: every transaction runs as the current tenant scope (see
+   * transaction-scoped-pg.ts). The migrations must have created the role and its views
+   * (`enableTenantViewsV1`). Default false.
    */
   tenantIsolation?: boolean;
   /**

@@ -27,9 +27,9 @@ export interface DatabaseModuleOptions {
   /** Pause between start-up connection attempts, in ms. Default 2000. */
   retryDelayMs?: number;
   /**
-   * Row-level security per company: every HTTP handler's database work runs as the database's
-   * `<db>_app` role limited to the request's company (the migrations must have called
-   * `enableTenantIsolation`). Default false.
+   * The tenant wall: every HTTP handler's database work runs as the database's `<db>_app` role,
+   * through the tenant views limited to the request's company (the migrations must have called
+   * `enableTenantViewsV1`). Default false.
    */
   tenantIsolation?: boolean;
 }

@@ -9,8 +9,8 @@ interface RequestWithCompany {
 
 /**
  * Runs every handler in its request's company scope, so all its database work is limited to that
- * company's rows by row-level security. Routes without a company (public ones: health, metrics,
- * the API document) get the empty company: they see no tenant rows at all.
+ * company's rows by the tenant wall. Routes without a company (public ones: health, metrics, the
+ * API document) get the empty company: they see no tenant rows at all.
  */
 @Injectable()
 export class TenantScopeInterceptor implements NestInterceptor {

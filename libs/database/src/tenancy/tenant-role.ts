@@ -6,7 +6,8 @@ const SUFFIX = '_app';
 
 /**
  * The role a service's request traffic runs as in `database`: `<database>_app`, NOLOGIN, without
- * BYPASSRLS, owning nothing, so row-level security applies to it. Roles are per cluster, hence the
+ * BYPASSRLS, owning nothing, with no privilege on a company table: it reaches them through the
+ * tenant views in the schema of the same name. Roles are per cluster, hence the
  * database in the name (test runs create many databases on one server). Over-long names keep a
  * prefix and a hash of the whole name.
  */
@@ -17,5 +18,5 @@ export function tenantRoleName(database: string): string {
   return `${database.slice(0, MAX_IDENTIFIER_BYTES - SUFFIX.length - hash.length - 1)}_${hash}${SUFFIX}`;
 }
 
-/** The setting the policies compare `company_id` with (`current_setting('app.company_id', true)`). */
+/** The setting the tenant views compare `company_id` with (`current_setting('app.company_id', true)`). */
 export const COMPANY_SETTING = 'app.company_id';

@@ -5,7 +5,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
  * - `company`: one company's (HTTP requests; `companyId` '' for routes without one: no rows).
  * - `service`: every company's, as the service's own (owner) identity: background work such as
  *   sweepers, delivery workers, consumers and the outbox relay.
- * Work outside any scope runs as `service` too (see README "Row-level security").
+ * Work outside any scope runs as `service` too (see README "The tenant wall").
  */
 export type TenantScope = { kind: 'company'; companyId: string } | { kind: 'service' };
 

@@ -2,6 +2,7 @@ import type { DataSource, MigrationInterface, QueryRunner } from 'typeorm';
 import { createDataSource } from '../data-source/create-data-source';
 import { migrateDatabase } from '../migrations/run-migrations';
 import { disableTenantViewsV1, enableTenantViewsV1, protectTablesByViewsV1 } from '../migrations/history/tenant-views.v1';
+import { protectChildTablesByViewsV1, type TenantChildTableV1 } from '../migrations/history/tenant-views-over-policies.v1';
 import { queryRows } from '../sql/query-rows';
 import { createScratchDatabase } from '../test-support/scratch-database';
 import { verifyTenantBinding } from './tenant-binding';
@@ -16,18 +17,24 @@ class CreateItems1700000000201 implements MigrationInterface {
     await q.query(`CREATE EXTENSION IF NOT EXISTS pg_trgm`);
     await q.query(`CREATE TABLE items (id int GENERATED ALWAYS AS IDENTITY PRIMARY KEY, company_id varchar(64) NOT NULL, name text NOT NULL)`);
     await q.query(`CREATE INDEX items_name_trgm ON items USING gin (lower(name) gin_trgm_ops)`);
+    await q.query(`CREATE TABLE item_notes (id serial PRIMARY KEY, item_id int NOT NULL REFERENCES items (id) ON DELETE CASCADE, note text NOT NULL)`);
     await q.query(`CREATE TABLE journal (id serial PRIMARY KEY, note text NOT NULL)`);
   }
   async down(q: QueryRunner): Promise<void> {
     await q.query(`DROP TABLE journal`);
+    await q.query(`DROP TABLE item_notes`);
     await q.query(`DROP TABLE items`);
   }
 }
 
+/** Notes belong to their item's company. */
+const NOTES: TenantChildTableV1 = { table: 'item_notes', parent: { table: 'items', column: 'item_id', parentColumn: 'id' } };
+
 class WallItems1700000000202 implements MigrationInterface {
   name = 'WallItems1700000000202';
-  up(q: QueryRunner): Promise<void> {
-    return enableTenantViewsV1(q, ['items'], ['journal']);
+  async up(q: QueryRunner): Promise<void> {
+    await enableTenantViewsV1(q, ['items'], ['journal']);
+    await protectChildTablesByViewsV1(q, [NOTES]);
   }
   down(q: QueryRunner): Promise<void> {
     return disableTenantViewsV1(q);
@@ -36,7 +43,7 @@ class WallItems1700000000202 implements MigrationInterface {
 
 const MIGRATIONS = [CreateItems1700000000201, WallItems1700000000202];
 
-/** The wall's view form (enableTenantViewsV1), as customers-v1 and sales-orders-v3 use it. */
+/** The tenant wall (enableTenantViewsV1, protectChildTablesByViewsV1), as every service uses it. */
 describe('tenant views (libs/database tenancy)', () => {
   let database: Awaited<ReturnType<typeof createScratchDatabase>>;
   let db: DataSource;
@@ -45,6 +52,7 @@ describe('tenant views (libs/database tenancy)', () => {
     const runner = db.createQueryRunner();
     try {
       await protectTablesByViewsV1(runner, ['items']);
+      await protectChildTablesByViewsV1(runner, [NOTES]);
     } finally {
       await runner.release();
     }
@@ -57,6 +65,7 @@ describe('tenant views (libs/database tenancy)', () => {
     await db.initialize();
     await verifyTenantBinding(db);
     await db.query(`INSERT INTO items (company_id, name) SELECT CASE WHEN g % 2 = 0 THEN 'A' ELSE 'B' END, 'item ' || g FROM generate_series(1, 40) g`);
+    await db.query(`INSERT INTO item_notes (item_id, note) SELECT id, 'note of ' || id FROM items`);
     await db.query(`INSERT INTO journal (note) VALUES ('shared')`);
   });
 
@@ -71,6 +80,12 @@ describe('tenant views (libs/database tenancy)', () => {
     expect(report.insertForOther).toBe('44000');
     expect(report.moveToOther).toBe('44000');
     expect(await db.query(`SELECT count(*)::int AS n FROM items`)).toEqual([{ n: 40 }]);
+  });
+
+  it('limits a table owned through its parent row to the rows of the company parents, and refuses a row pointed at another company parent', async () => {
+    const report = await probeTenantWall(db, NOTES, { own: 'A', other: 'B' });
+    expect(report).toMatchObject({ rows: { own: 20, other: 20 }, seen: 20, seenOfOther: 0, updated: 20, deleted: 20 });
+    expect(report.insertForOther).toBe('44000');
   });
 
   it('closes the table itself to the request role; the shared tables stay open to it', async () => {
@@ -112,6 +127,31 @@ describe('tenant views (libs/database tenancy)', () => {
     await db.query(`CREATE OR REPLACE VIEW ${role}.items WITH (check_option = cascaded) AS SELECT * FROM public.items WHERE true OR company_id = current_setting('app.company_id', true)`);
     expect(await gaps()).toEqual(['items']);
     await refreshView();
+    expect(await gaps()).toEqual([]);
+  });
+
+  it('reports a view that reads another table, compares with another setting, lost its check option, or a child view that lost its parent condition', async () => {
+    const role = `"${tenantRoleName(database.name)}"`;
+    const condition = `WHERE company_id = current_setting('app.company_id', true)`;
+    await db.query(`CREATE TABLE items_copy (LIKE items)`);
+    await db.query(`CREATE OR REPLACE VIEW ${role}.items WITH (check_option = cascaded) AS SELECT * FROM public.items_copy ${condition}`);
+    expect(await gaps()).toEqual(['items', 'items_copy']);
+    await db.query(`DROP TABLE items_copy CASCADE`);
+    await refreshView();
+
+    await db.query(`CREATE OR REPLACE VIEW ${role}.items WITH (check_option = cascaded) AS SELECT * FROM public.items WHERE company_id = current_setting('app.user_id', true)`);
+    expect(await gaps()).toEqual(['items']);
+    await db.query(`CREATE OR REPLACE VIEW ${role}.items WITH (check_option = local) AS SELECT * FROM public.items ${condition}`);
+    expect(await gaps()).toEqual(['items']);
+    await refreshView();
+
+    await db.query(`CREATE OR REPLACE VIEW ${role}.item_notes WITH (check_option = cascaded) AS SELECT * FROM public.item_notes x WHERE EXISTS (SELECT 1 FROM public.items p WHERE p.id = x.item_id)`);
+    expect(await gaps()).toEqual(['item_notes']);
+    await refreshView();
+
+    await db.query(`CREATE TABLE forgotten_notes (item_id int NOT NULL REFERENCES items (id))`);
+    expect(await gaps()).toEqual(['forgotten_notes']);
+    await db.query(`DROP TABLE forgotten_notes`);
     expect(await gaps()).toEqual([]);
   });
 });

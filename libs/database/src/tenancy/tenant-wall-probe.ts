@@ -16,7 +16,8 @@ export interface TenantWallReport {
   deleted: number;
   /**
    * A visible row deleted, then written again as another company's (a company without rows; for a
-   * child table, pointed at `other`'s parent): SQLSTATE, or 'accepted'.
+   * child table, pointed at a parent of `other`'s, one without children where there is one, so that
+   * no key the copy shares with `other`'s children answers before the wall): SQLSTATE, or 'accepted'.
    */
   insertForOther: string;
   /**
@@ -76,7 +77,8 @@ export async function probeTenantWall(
           await runAsService(() =>
             queryRows<{ id: unknown }>(
               dataSource,
-              `SELECT ${quote(entry.parent.parentColumn)} AS id FROM ${quote(entry.parent.table)} WHERE company_id = $1 LIMIT 1`,
+              `SELECT p.${quote(entry.parent.parentColumn)} AS id FROM ${quote(entry.parent.table)} p WHERE p.company_id = $1
+               ORDER BY EXISTS (SELECT 1 FROM ${t} c WHERE c.${quote(entry.parent.column)} = p.${quote(entry.parent.parentColumn)}) LIMIT 1`,
               [companies.other],
             ),
           )

@@ -6,8 +6,8 @@ import { WithTransactionSettings } from './with-transaction-settings';
 /** What every transaction of a service's pool sets as its first statement. */
 export interface TransactionSettings {
   /**
-   * The role a company scope runs as (`<db>_app`, under row-level security); absent for a service
-   * without it, whose company scopes run as the connecting role, like its service scope.
+   * The role a company scope runs as (`<db>_app`, behind the tenant views); absent for a service
+   * without the wall, whose company scopes run as the connecting role, like its service scope.
    */
   tenantRole?: string;
   /** `statement_timeout` of every transaction, in ms; 0 for none. */
@@ -188,15 +188,16 @@ export function transactionScopedClient(wanted: TransactionSettings): typeof pg.
         set('statement_timeout', String(wanted.statementTimeoutMs)),
         set('idle_in_transaction_session_timeout', String(wanted.idleInTransactionTimeoutMs)),
       ];
-      // Role and company only where row-level security reads them: a service without it has no
-      // `<db>_app` role and no policy, and its statements then cost two settings less.
+      // Role, company and path only where the tenant wall reads them: a service without it has no
+      // `<db>_app` role, and its statements then cost three settings less.
       if (wanted.tenantRole) {
         const scope = currentTenantScope();
         settings.push(set('role', scope.kind === 'company' ? wanted.tenantRole : 'none'));
         settings.push(set(COMPANY_SETTING, scope.kind === 'company' ? scope.companyId : ''));
-        // The tenant views of a service walled by views (enableTenantViewsV1) live in the schema
-        // named as the role; for a service walled by policies the schema does not exist, and
-        // PostgreSQL skips it. The service scope keeps the session's path (the tables).
+        // The tenant views (enableTenantViewsV1) live in the schema named as the role, first on
+        // the path, so a company scope's unqualified names are the views; the role has no
+        // privilege on the tables behind them. The service scope keeps the session's path (the
+        // tables).
         if (scope.kind === 'company') settings.push(set('search_path', `${this.escapeIdentifier(wanted.tenantRole)}, public`));
       }
       return `SELECT ${settings.join(', ')}`;

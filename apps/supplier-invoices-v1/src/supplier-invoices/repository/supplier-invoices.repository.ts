@@ -21,7 +21,7 @@ export interface SupplierInvoiceRecord {
 const NOW_MS = `date_trunc('milliseconds', now())`;
 const REFERENCE_DIGITS = 6;
 
-/** Persistence of supplier invoices and their lines; every statement scoped by company (and row-level security). */
+/** Persistence of supplier invoices and their lines; every statement scoped by company (and behind the tenant wall). */
 @Injectable()
 export class SupplierInvoicesRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}

@@ -11,15 +11,13 @@ import { DatabaseModule } from '../nest/database.module';
 import { queryRows } from '../sql/query-rows';
 import { createScratchDatabase } from '../test-support/scratch-database';
 import { verifyTenantBinding } from './tenant-binding';
-import { disableTenantIsolationV1, enableTenantIsolationV1 } from '../migrations/history/tenant-isolation.v1';
-import { type TenantTable, unprotectedTenantTables } from './tenant-tables';
+import { disableTenantViewsV1, enableTenantViewsV1 } from '../migrations/history/tenant-views.v1';
+import { protectChildTablesByViewsV1, type TenantChildTableV1 } from '../migrations/history/tenant-views-over-policies.v1';
+import { unprotectedTenantTables } from './tenant-tables';
 import { tenantRoleName } from './tenant-role';
 import { runAsCompany, runAsService } from './tenant-scope';
 
-const TABLES: TenantTable[] = [
-  'things',
-  { table: 'thing_parts', parent: { table: 'things', column: 'thing_id', parentColumn: 'id' } },
-];
+const PARTS: TenantChildTableV1 = { table: 'thing_parts', parent: { table: 'things', column: 'thing_id', parentColumn: 'id' } };
 
 class CreateThings1700000000101 implements MigrationInterface {
   name = 'CreateThings1700000000101';
@@ -33,17 +31,18 @@ class CreateThings1700000000101 implements MigrationInterface {
   }
 }
 
-class EnableThingsRls1700000000102 implements MigrationInterface {
-  name = 'EnableThingsRls1700000000102';
-  up(q: QueryRunner): Promise<void> {
-    return enableTenantIsolationV1(q, TABLES);
+class WallThings1700000000102 implements MigrationInterface {
+  name = 'WallThings1700000000102';
+  async up(q: QueryRunner): Promise<void> {
+    await enableTenantViewsV1(q, ['things'], []);
+    await protectChildTablesByViewsV1(q, [PARTS]);
   }
   down(q: QueryRunner): Promise<void> {
-    return disableTenantIsolationV1(q, TABLES);
+    return disableTenantViewsV1(q);
   }
 }
 
-const MIGRATIONS = [CreateThings1700000000101, EnableThingsRls1700000000102];
+const MIGRATIONS = [CreateThings1700000000101, WallThings1700000000102];
 
 function sqlStateOf(error: unknown): string | undefined {
   return (error as { code?: string }).code;
@@ -58,7 +57,11 @@ async function failure(work: Promise<unknown>): Promise<unknown> {
   throw new Error('expected the statement to fail');
 }
 
-describe('row-level security per company (libs/database tenancy)', () => {
+/**
+ * The binding of every transaction to its tenant scope (transaction-scoped-pg.ts), with the tenant
+ * wall (tenant-views.int-spec.ts) in front of the tables.
+ */
+describe('the tenant binding per company (libs/database tenancy)', () => {
   let database: Awaited<ReturnType<typeof createScratchDatabase>>;
   let db: DataSource;
   let bThingId: number;
@@ -130,12 +133,13 @@ describe('row-level security per company (libs/database tenancy)', () => {
 
   it('cannot insert a row for another company, move a row to it, or attach a child to its rows', async () => {
     await runAsCompany('A', async () => {
+      // 44000: the view's check option.
       const insert = await failure(db.query(`INSERT INTO things (company_id, name) VALUES ('B', 'planted')`));
-      expect(sqlStateOf(insert)).toBe('42501');
+      expect(sqlStateOf(insert)).toBe('44000');
       const move = await failure(db.query(`UPDATE things SET company_id = 'B'`));
-      expect(sqlStateOf(move)).toBe('42501');
+      expect(sqlStateOf(move)).toBe('44000');
       const child = await failure(db.query(`INSERT INTO thing_parts (thing_id, label) VALUES ($1, 'planted')`, [bThingId]));
-      expect(sqlStateOf(child)).toBe('42501');
+      expect(sqlStateOf(child)).toBe('44000');
       // Its own rows it may write.
       await db.query(`INSERT INTO things (company_id, name) VALUES ('A', 'a3')`);
     });
@@ -263,7 +267,7 @@ describe('row-level security per company (libs/database tenancy)', () => {
 
   it('rolls a failed lone statement back with its settings, and the connection goes on', async () => {
     await runAsCompany('A', async () => {
-      await expect(db.query(`INSERT INTO things (company_id, name) VALUES ($1, 'planted')`, ['B'])).rejects.toMatchObject({ code: '42501' });
+      await expect(db.query(`INSERT INTO things (company_id, name) VALUES ($1, 'planted')`, ['B'])).rejects.toMatchObject({ code: '44000' });
       await expect(db.query(`SELECT no_such_column FROM things`)).rejects.toMatchObject({ code: '42703' });
       expect(await db.query(`SELECT count(*)::int AS n FROM things`)).toEqual([{ n: 2 }]);
     });
@@ -312,7 +316,7 @@ describe('row-level security per company (libs/database tenancy)', () => {
     expect(await verifyTenantBinding(db)).toEqual({ role: tenantRoleName(database.name) });
   });
 
-  it('lists tenant tables left without a policy', async () => {
+  it('lists tenant tables left outside the wall', async () => {
     expect(await unprotectedTenantTables((text) => db.query(text))).toEqual([]);
     await db.query(`CREATE TABLE forgotten (company_id varchar(64) NOT NULL)`);
     try {
@@ -328,7 +332,7 @@ describe('row-level security per company (libs/database tenancy)', () => {
     });
   });
 
-  it('drops the role with the database; the down migration removes policies and role', async () => {
+  it('drops the role with the database; the down migration removes views and role', async () => {
     const scratch = await createScratchDatabase('tenancy_down');
     const role = tenantRoleName(scratch.name);
     const roleExists = () =>
@@ -339,7 +343,7 @@ describe('row-level security per company (libs/database tenancy)', () => {
     await other.initialize();
     try {
       await other.undoLastMigration();
-      expect(await unprotectedTenantTables((text) => other.query(text))).toEqual(['things']);
+      expect(await unprotectedTenantTables((text) => other.query(text))).toEqual(['thing_parts', 'things']);
       expect(await roleExists()).toBe(0);
       await expect(verifyTenantBinding(other)).rejects.toThrow(/does not exist/);
       await other.runMigrations();

@@ -1,7 +1,7 @@
 import { getDataSourceToken } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import { describeTenantWallRules } from '@erp/testing';
-import { WEBHOOKS_TENANT_TABLES } from '../migrations/1764500000000-enable-row-level-security';
+import { describeTenantWallRules, whileTenantViewAdmitsNothing } from '@erp/testing';
+import { WEBHOOKS_WALL } from '../migrations/1795835600000-wall-by-tenant-views';
 import { SALES_ORDER_PUBLISHER } from '../publishers/publishers';
 import { startWebhooksTestApp, type WebhooksTestApp } from '../testing/webhooks-test-app';
 
@@ -10,11 +10,11 @@ const B = '2000002';
 const BASE = '/api/webhooks/subscriptions';
 
 /**
- * Defence in depth: row-level security keeps companies apart even where a query forgets
+ * Defence in depth: the tenant views keep companies apart even where a query forgets
  * `company_id`. Each statement runs through the service's own DataSource in a company's scope,
  * exactly as a request handler's would (RELIABILITY.md "Defence in depth").
  */
-describe('webhook-publisher row-level security', () => {
+describe('webhook-publisher tenant wall', () => {
   let t: WebhooksTestApp;
   let db: DataSource;
   const subscriptions: Record<string, string> = {};
@@ -51,22 +51,17 @@ describe('webhook-publisher row-level security', () => {
     await t?.close();
   });
 
-  describeTenantWallRules({ db: () => db, tables: WEBHOOKS_TENANT_TABLES, own: A, other: B });
+  describeTenantWallRules({ db: () => db, tables: [...WEBHOOKS_WALL.tables, ...WEBHOOKS_WALL.children], own: A, other: B });
 
   it('background work (intake, delivery worker) still sees every company', async () => {
     expect(await db.query(`SELECT company_id FROM webhook_deliveries ORDER BY 1`)).toEqual([{ company_id: A }, { company_id: B }]);
   });
 
-  it('runs request handlers under the policies (a policy that admits nothing hides the subscription)', async () => {
+  it('runs request handlers behind the wall (a view that admits nothing hides the subscription)', async () => {
     expect((await t.api(`${BASE}/${subscriptions[A]}`, { company: A })).status).toBe(200);
-    await t.sql.query(`ALTER POLICY tenant_isolation ON webhook_subscriptions USING (false)`);
-    try {
+    await whileTenantViewAdmitsNothing(t.sql, 'webhook_subscriptions', async () => {
       expect((await t.api(`${BASE}/${subscriptions[A]}`, { company: A })).status).toBe(404);
-    } finally {
-      await t.sql.query(
-        `ALTER POLICY tenant_isolation ON webhook_subscriptions USING (company_id = current_setting('app.company_id', true))`,
-      );
-    }
+    });
     expect((await t.api(`${BASE}/${subscriptions[A]}`, { company: A })).status).toBe(200);
   });
 });

@@ -1,19 +1,18 @@
 import { getDataSourceToken } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import { describeTenantWallRules } from '@erp/testing';
-import { SUPPLIER_INVOICES_TENANT_TABLES } from '../migrations/1764500000000-enable-row-level-security';
-import { SUPPLIER_INVOICE_BUCKET_TENANT_TABLES } from '../migrations/1765300000000-create-supplier-invoice-buckets';
+import { describeTenantWallRules, whileTenantViewAdmitsNothing } from '@erp/testing';
+import { SUPPLIER_INVOICES_WALL } from '../migrations/1795835600000-wall-by-tenant-views';
 import { startSupplierInvoicesTestApp, type SupplierInvoicesTestApp } from '../testing/supplier-invoices-test-app';
 
 const A = '1000001';
 const B = '2000002';
 
 /**
- * Defence in depth: row-level security keeps companies apart even where a query forgets
+ * Defence in depth: the tenant views keep companies apart even where a query forgets
  * `company_id`. Each statement runs through the service's own DataSource in a company's scope,
  * exactly as a request handler's would (RELIABILITY.md "Defence in depth").
  */
-describe('supplier-invoices-v1 row-level security', () => {
+describe('supplier-invoices-v1 tenant wall', () => {
   let t: SupplierInvoicesTestApp;
   let db: DataSource;
 
@@ -31,6 +30,12 @@ describe('supplier-invoices-v1 row-level security', () => {
         expect(response.status).toBe(201);
       }
     }
+    // An invoice of B without lines, for the probe to point a line at: there the wall answers, not
+    // the (invoice, line number) key B's own lines hold.
+    await t.sql.query(
+      `DELETE FROM supplier_invoice_lines WHERE invoice_id = (SELECT max(internal_id) FROM supplier_invoices WHERE company_id = $1)`,
+      [B],
+    );
     // What the attachment events would have added (the consumer works across companies).
     await t.sql.query(
       `INSERT INTO supplier_invoice_attachments (company_id, attachment_id, reference_number, name, revision, attached_at)
@@ -43,7 +48,7 @@ describe('supplier-invoices-v1 row-level security', () => {
     await t?.close();
   });
 
-  describeTenantWallRules({ db: () => db, tables: [...SUPPLIER_INVOICES_TENANT_TABLES, ...SUPPLIER_INVOICE_BUCKET_TENANT_TABLES], own: A, other: B });
+  describeTenantWallRules({ db: () => db, tables: [...SUPPLIER_INVOICES_WALL.tables, ...SUPPLIER_INVOICES_WALL.children], own: A, other: B });
 
   it('still answers requests (the API filters by company as before) and background work still sees every company', async () => {
     const list = await t.http.request('/v1/supplierInvoice', { headers: await t.auth.headers({ company: B }) });
@@ -58,15 +63,12 @@ describe('supplier-invoices-v1 row-level security', () => {
     ]);
   });
 
-  it('runs request handlers under the policies (a policy that admits nothing empties the list)', async () => {
-    await t.sql.query(`ALTER POLICY tenant_isolation ON supplier_invoices USING (false)`);
-    try {
+  it('runs request handlers behind the wall (a view that admits nothing empties the list)', async () => {
+    await whileTenantViewAdmitsNothing(t.sql, 'supplier_invoices', async () => {
       const list = await t.http.request('/v1/supplierInvoice', { headers: await t.auth.headers({ company: A }) });
       expect(list.status).toBe(200);
       expect(await list.json()).toEqual([]);
-    } finally {
-      await t.sql.query(`ALTER POLICY tenant_isolation ON supplier_invoices USING (company_id = current_setting('app.company_id', true))`);
-    }
+    });
     const list = await t.http.request('/v1/supplierInvoice', { headers: await t.auth.headers({ company: A }) });
     expect(((await list.json()) as unknown[]).length).toBe(2);
   });
