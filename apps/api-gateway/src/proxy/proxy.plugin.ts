@@ -49,7 +49,8 @@ function sendError(request: FastifyRequest, reply: FastifyReply, err: unknown): 
 /**
  * The gateway's catch-all: find the owning service, check the token and the ipp-* headers with
  * the same rules the services apply, then stream the request to the service and its answer back
- * (bodies are never buffered here, so large attachments pass through in constant memory).
+ * (only bodies up to REPLAYABLE_BODY_BYTES are read whole, so large attachments pass through in
+ * constant memory).
  * Registered in its own encapsulated context so its pass-through body handling does not leak
  * into the gateway's own routes (health, API document).
  */
@@ -63,11 +64,24 @@ export async function proxyPlugin(fastify: FastifyInstance, options: ProxyPlugin
   });
   await fastify.register(replyFrom, { undici: upstreams, disableRequestLogging: true });
   fastify.removeAllContentTypeParsers();
-  // The body streams to the service through a PassThrough rather than as the request itself: when
-  // the upstream request ends early (the service answered before reading it all), undici destroys
-  // the stream it was given, and destroying the request would reset the client's connection
-  // before it reads the answer. pipe() does not pass that destruction back to the request.
-  fastify.addContentTypeParser('*', (_request, payload, done) => done(null, payload.pipe(new PassThrough())));
+  fastify.addContentTypeParser('*', (request, payload, done) => {
+    // A small body with a declared length is read whole, so that a retry can send it again (a
+    // replica draining without a quiet period, as release 1.0.0's do, answers a request it did not
+    // process 503 + Connection: close: upstream-retry.ts). Larger or chunked ones (uploads) stream.
+    const declared = Number(request.headers['content-length']);
+    if (Number.isInteger(declared) && declared <= REPLAYABLE_BODY_BYTES) {
+      const chunks: Buffer[] = [];
+      payload.on('data', (chunk: Buffer) => chunks.push(chunk));
+      payload.on('end', () => done(null, Buffer.concat(chunks)));
+      payload.on('error', (error) => done(error));
+      return;
+    }
+    // A streamed body goes to the service through a PassThrough rather than as the request
+    // itself: when the upstream request ends early (the service answered before reading it all),
+    // undici destroys the stream it was given, and destroying the request would reset the
+    // client's connection before it reads the answer. pipe() does not pass that back.
+    done(null, payload.pipe(new PassThrough()));
+  });
   fastify.setErrorHandler((err, request, reply) => sendError(request, reply, err));
 
   // Route and authenticate before anything else (rate limiting is keyed by the verified company).
@@ -126,6 +140,13 @@ export async function proxyPlugin(fastify: FastifyInstance, options: ProxyPlugin
     });
   });
 }
+
+/**
+ * Request bodies up to this size (JSON writes: a sales order of 300 lines is about 60 KB) are read
+ * whole before they are sent, so a retry can send them again; larger ones stream and are not
+ * retried once sent.
+ */
+export const REPLAYABLE_BODY_BYTES = 256 * 1024;
 
 /** How much of a request body is still read (and dropped) after an early answer before the connection is cut. */
 export const MAX_DRAIN_AFTER_ANSWER_BYTES = 16 * 1024 * 1024;

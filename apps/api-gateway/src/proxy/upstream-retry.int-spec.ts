@@ -14,7 +14,7 @@ import {
   silentUpstream,
   unavailableUpstream,
 } from '../testing/upstream-fakes';
-import { proxyPlugin } from './proxy.plugin';
+import { proxyPlugin, REPLAYABLE_BODY_BYTES } from './proxy.plugin';
 import { ReplicaSet } from './replica-set';
 import type { RouteResolver } from './routes';
 import { upstreamRetries } from './upstream-retry';
@@ -132,11 +132,20 @@ describe('gateway retries: only a request that never reached a service, once, on
       expect(healthy.seen).toContain(sent.id);
       expect(await retries('draining')).toBe(before + 1);
     }
-    // A body was sent with the request: it is gone, and it is not kept for a retry (uploads).
+    // A small body (a JSON write) was read whole by the gateway: the retry sends it again, intact.
+    const small = '{"name":"x"}';
     const g = await gateway([draining.url, healthy.url]);
-    const sent = await send(g, 'POST', '{"name":"x"}');
-    expect(sent.status).toBe(503);
-    expect(healthy.seen).not.toContain(sent.id);
+    const before = await retries('draining');
+    const sent = await send(g, 'POST', small);
+    expect(sent.status).toBe(200);
+    expect(JSON.parse(sent.body)).toMatchObject({ method: 'POST', bodyBytes: small.length, bodySha256: createHash('sha256').update(small).digest('hex') });
+    expect(await retries('draining')).toBe(before + 1);
+    // A body over REPLAYABLE_BODY_BYTES streams: once sent it is gone, and it is not kept for a retry (uploads).
+    const large = new Uint8Array(REPLAYABLE_BODY_BYTES + 1);
+    const g2 = await gateway([draining.url, healthy.url]);
+    const streamed = await send(g2, 'POST', large);
+    expect(streamed.status).toBe(503);
+    expect(healthy.seen).not.toContain(streamed.id);
   });
 
   it('never retries a request the upstream read before it reset the connection, whatever the method', async () => {

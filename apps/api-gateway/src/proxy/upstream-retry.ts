@@ -74,8 +74,9 @@ export type UpstreamOrigins = Map<string, { upstream: string; replicas: ReplicaS
  * body: RetryHandler never retries once the body stream was read from (`isDisturbed`), so no
  * body is buffered for a retry. A refused connection or a failed connect never reads it (undici
  * reads the body only when it writes the request), so those are retried for every request; a 503
- * arrives after the body was sent, so a request with a body gets the 503 (a bodyless one, GET or
- * DELETE, is retried): a retry of it would need the whole body (uploads of up to 100 MiB) kept.
+ * arrives after the body was sent, so it is retried for a bodyless request and for one whose body
+ * the proxy read whole (up to REPLAYABLE_BODY_BYTES, proxy.plugin.ts), and answered as it is for a
+ * streamed one: a retry of that would need the whole body (uploads of up to 100 MiB) kept.
  */
 export function replicaRetry(origins: UpstreamOrigins): Dispatcher.DispatcherComposeInterceptor {
   return (dispatch) => (opts, handler) => {
