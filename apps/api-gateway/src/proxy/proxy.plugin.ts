@@ -65,11 +65,11 @@ export async function proxyPlugin(fastify: FastifyInstance, options: ProxyPlugin
   await fastify.register(replyFrom, { undici: upstreams, disableRequestLogging: true });
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser('*', (request, payload, done) => {
-    // A small body with a declared length is read whole, so that a retry can send it again (a
+    // A small body with a declared length and type is read whole, so that a retry can send it again (a
     // replica draining without a quiet period, as release 1.0.0's do, answers a request it did not
     // process 503 + Connection: close: upstream-retry.ts). Larger or chunked ones (uploads) stream.
     const declared = Number(request.headers['content-length']);
-    if (Number.isInteger(declared) && declared <= REPLAYABLE_BODY_BYTES) {
+    if (request.headers['content-type'] && Number.isInteger(declared) && declared <= REPLAYABLE_BODY_BYTES) {
       const chunks: Buffer[] = [];
       payload.on('data', (chunk: Buffer) => chunks.push(chunk));
       payload.on('end', () => done(null, Buffer.concat(chunks)));
@@ -123,7 +123,11 @@ export async function proxyPlugin(fastify: FastifyInstance, options: ProxyPlugin
     const { route } = known;
 
     drainBodyAfterAnswer(request, reply);
+    // A body read whole goes as it came: reply-from would JSON-encode a Buffer it finds as the
+    // request's body, and keep only the media type of its Content-Type (a multipart boundary lost).
+    const whole = Buffer.isBuffer(request.body) ? { body: request.body, contentType: request.headers['content-type'] } : {};
     return reply.from(`${route.baseUrl}${request.url}`, {
+      ...whole,
       // With tracing on, the service's span becomes a child of this request's gateway span.
       rewriteRequestHeaders: (_req, headers) => ({ ...headers, ...traceHeadersFor(request), 'x-request-id': String(request.id) }),
       // Reached after the retry, if any (upstream-retry.ts), failed too or was not allowed.

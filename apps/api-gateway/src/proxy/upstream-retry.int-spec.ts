@@ -58,9 +58,9 @@ interface Sent {
 }
 
 /** One request through the gateway, tagged with a fresh x-test-id. */
-async function send(gateway: Gateway, method: string, body?: Uint8Array | string): Promise<Sent> {
+async function send(gateway: Gateway, method: string, body?: Uint8Array | string, contentType = 'application/octet-stream'): Promise<Sent> {
   const id = randomBytes(6).toString('hex');
-  const headers = { ...(await auth.headers()), 'x-test-id': id, ...(body === undefined ? {} : { 'content-type': 'application/octet-stream' }) };
+  const headers = { ...(await auth.headers()), 'x-test-id': id, ...(body === undefined ? {} : { 'content-type': contentType }) };
   const response = await fetch(`${gateway.url}/v1/customer/10001`, { method, headers, body });
   return { id, status: response.status, body: await response.text() };
 }
@@ -133,12 +133,18 @@ describe('gateway retries: only a request that never reached a service, once, on
       expect(await retries('draining')).toBe(before + 1);
     }
     // A small body (a JSON write) was read whole by the gateway: the retry sends it again, intact.
+    // Its bytes and its Content-Type, parameters included (a charset, a multipart boundary), as sent.
     const small = '{"name":"x"}';
     const g = await gateway([draining.url, healthy.url]);
     const before = await retries('draining');
-    const sent = await send(g, 'POST', small);
+    const sent = await send(g, 'POST', small, 'application/json; charset=utf-8');
     expect(sent.status).toBe(200);
-    expect(JSON.parse(sent.body)).toMatchObject({ method: 'POST', bodyBytes: small.length, bodySha256: createHash('sha256').update(small).digest('hex') });
+    expect(JSON.parse(sent.body)).toMatchObject({
+      method: 'POST',
+      bodyBytes: small.length,
+      bodySha256: createHash('sha256').update(small).digest('hex'),
+      contentType: 'application/json; charset=utf-8',
+    });
     expect(await retries('draining')).toBe(before + 1);
     // A body over REPLAYABLE_BODY_BYTES streams: once sent it is gone, and it is not kept for a retry (uploads).
     const large = new Uint8Array(REPLAYABLE_BODY_BYTES + 1);

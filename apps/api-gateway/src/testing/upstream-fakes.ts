@@ -20,6 +20,8 @@ export interface HealthyAnswer {
   method: string;
   bodyBytes: number;
   bodySha256: string;
+  /** The Content-Type the request arrived with. */
+  contentType?: string;
 }
 
 /** A free port, given back at once: a connection to it is refused. */
@@ -65,7 +67,7 @@ export function healthyUpstream(name = 'healthy'): Promise<FakeUpstream> {
       hash.update(chunk);
     });
     request.on('end', () => {
-      const answer: HealthyAnswer = { replica: name, method: request.method ?? '', bodyBytes, bodySha256: hash.digest('hex') };
+      const answer: HealthyAnswer = { replica: name, method: request.method ?? '', bodyBytes, bodySha256: hash.digest('hex'), contentType: request.headers['content-type'] };
       response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
     });
   });
