@@ -4,7 +4,7 @@ import { TestAuth } from '@erp/testing';
 import { checkoutRelease } from './upgrade/previous-release';
 import { MixedSystem, type RunningProcess } from './upgrade/mixed-system';
 import { COMPANY, UpgradeClient } from './upgrade/upgrade-client';
-import { ITEMS, verifyEverything, type Worker, workerRound, writtenVersions } from './upgrade/upgrade-workload';
+import { exclusively, ITEMS, verifyEverything, type Worker, workerRound, writtenVersions } from './upgrade/upgrade-workload';
 
 const WORKERS = 2;
 /** How long the load runs in each stage before its checks. */
@@ -47,7 +47,7 @@ describe(`a rolling upgrade from release ${previousRelease().version} to the wor
     load = Promise.all(
       workers.map(async (worker) => {
         for (let round = 0; running; round++) {
-          await workerRound(client, worker, round);
+          await exclusively(worker, () => workerRound(client, worker, round));
           await new Promise((resolve) => setTimeout(resolve, ROUND_PAUSE_MS));
         }
       }),
@@ -142,6 +142,7 @@ async function seed(client: UpgradeClient, workers: Worker[]): Promise<void> {
       named: 0,
       orders: [],
       attachments: [],
+      turn: Promise.resolve(),
     });
   }
   // The previous release learns other services' records from events only: wait until it has.

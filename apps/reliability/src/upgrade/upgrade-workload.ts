@@ -20,6 +20,23 @@ export interface Worker {
   named: number;
   orders: OrderRecord[];
   attachments: string[];
+  /** The end of the worker's current round or check (see `exclusively`). */
+  turn: Promise<void>;
+}
+
+/**
+ * Runs `work` once no other round or check of this worker runs. A check that read a record while
+ * the worker's own write of it was under way would see the new value before the worker had
+ * recorded it (a PATCH committed, its 202 not yet back) and report a wrong answer that is not.
+ * The other workers keep writing meanwhile: the system stays under load.
+ */
+export function exclusively<T>(worker: Worker, work: () => Promise<T>): Promise<T> {
+  const run = worker.turn.then(work);
+  worker.turn = run.then(
+    () => undefined,
+    () => undefined,
+  );
+  return run;
 }
 
 /** Every order version written (SALESORDER_CREATED / _UPDATED), for the webhooks check. */
@@ -101,17 +118,22 @@ export async function checkOrder(client: UpgradeClient, order: OrderRecord): Pro
  */
 export async function verifyEverything(client: UpgradeClient, workers: Worker[]): Promise<void> {
   for (const worker of workers) {
-    for (const order of worker.orders) await checkOrder(client, order);
-    const named = await client.call('GET', `/v1/customer?name=${worker.fragment}&pageSize=1`, [200]);
-    const total = named ? ((await named.json()) as Array<{ metadata?: { totalCount?: number } }>)[0]?.metadata?.totalCount : undefined;
-    if (named && total !== worker.named) client.fail('wrong answer', `name=${worker.fragment}: totalCount ${total}, wrote ${worker.named}`);
+    // Between two of the worker's rounds: what it recorded is what it wrote.
+    const uploaded = await exclusively(worker, async () => {
+      for (const order of worker.orders) await checkOrder(client, order);
+      const named = await client.call('GET', `/v1/customer?name=${worker.fragment}&pageSize=1`, [200]);
+      const total = named ? ((await named.json()) as Array<{ metadata?: { totalCount?: number } }>)[0]?.metadata?.totalCount : undefined;
+      if (named && total !== worker.named) client.fail('wrong answer', `name=${worker.fragment}: totalCount ${total}, wrote ${worker.named}`);
+      return [...worker.attachments];
+    });
+    // The uploads answered so far (the worker goes on meanwhile; the list only grows).
     let listed: string[] = [];
     for (let deadline = Date.now() + 15_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 300))) {
       const invoice = await client.call('GET', `/v1/supplierInvoice/${worker.invoice}`, [200]);
       listed = invoice ? ((await invoice.json()) as { attachments: Array<{ id: string }> }).attachments.map((a) => a.id) : [];
-      if (worker.attachments.every((id) => listed.includes(id))) break;
+      if (uploaded.every((id) => listed.includes(id))) break;
     }
-    const missing = worker.attachments.filter((id) => !listed.includes(id));
+    const missing = uploaded.filter((id) => !listed.includes(id));
     if (missing.length > 0) client.fail('wrong answer', `invoice ${worker.invoice} does not list ${missing.join(', ')}`);
   }
 }
