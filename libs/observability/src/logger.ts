@@ -29,7 +29,7 @@ export interface LoggerOptions {
 
 /** The longest a gathered line waits for its write (see `bufferBytes`). */
 export const FLUSH_INTERVAL_MS = 1000;
-const ERROR_LEVEL = 50;
+const ERROR_LEVEL = pino.levels.values.error;
 
 const SECRET_KEYS = ['authorization', 'password', 'secret', 'token', 'privateKeyPem'];
 
