@@ -154,17 +154,30 @@ describe('gateway retries: only a request that never reached a service, once, on
     expect(healthy.seen).not.toContain(streamed.id);
   });
 
-  it('never retries a request the upstream read before it reset the connection, whatever the method', async () => {
+  it('retries a GET the upstream read before it reset the connection (it changes nothing), once, on the other replica', async () => {
     const resetting = await started(resettingUpstream());
     const healthy = await started(healthyUpstream());
-    for (const [method, body] of [['GET'], ['DELETE'], ['POST', '{"name":"x"}']] as const) {
+    const g = await gateway([resetting.url, healthy.url]);
+    const before = await retries('read_lost');
+    const sent = await send(g, 'GET');
+    expect(sent.status).toBe(200);
+    expect(resetting.seen.filter((id) => id === sent.id)).toHaveLength(1);
+    expect(healthy.seen.filter((id) => id === sent.id)).toHaveLength(1);
+    expect(await retries('read_lost')).toBe(before + 1);
+  });
+
+  it('never retries a write the upstream read before it reset the connection', async () => {
+    const resetting = await started(resettingUpstream());
+    const healthy = await started(healthyUpstream());
+    for (const [method, body] of [['DELETE'], ['POST', '{"name":"x"}'], ['PUT', '{"name":"x"}']] as const) {
       const g = await gateway([resetting.url, healthy.url]);
-      const before = (await retries('refused')) + (await retries('not_connected')) + (await retries('draining'));
+      const all = async () => (await retries('refused')) + (await retries('not_connected')) + (await retries('draining')) + (await retries('read_lost'));
+      const before = await all();
       const sent = await send(g, method, body);
       expect(sent.status).toBe(503);
       expect(resetting.seen.filter((id) => id === sent.id)).toHaveLength(1);
       expect(healthy.seen).not.toContain(sent.id);
-      expect((await retries('refused')) + (await retries('not_connected')) + (await retries('draining'))).toBe(before);
+      expect(await all()).toBe(before);
     }
   });
 

@@ -13,12 +13,24 @@ describe('retryReason', () => {
     expect(retryReason({ error: connectTimeout, handedToConnection: false, attempt: 1 })).toBe('not_connected');
   });
 
-  it('never retries an error once the request was handed to a connection (it may have been read)', () => {
-    expect(retryReason({ error: reset, handedToConnection: true, attempt: 1 })).toBeUndefined();
+  it('never retries a write once the request was handed to a connection (it may have been read)', () => {
     const closed = Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' });
-    expect(retryReason({ error: closed, handedToConnection: true, attempt: 1 })).toBeUndefined();
+    for (const method of ['POST', 'PUT', 'PATCH', 'DELETE', undefined]) {
+      expect(retryReason({ error: reset, handedToConnection: true, attempt: 1, method })).toBeUndefined();
+      expect(retryReason({ error: closed, handedToConnection: true, attempt: 1, method })).toBeUndefined();
+    }
+  });
+
+  it('retries a GET or HEAD whose connection closed before any answer, once; never after the answer began, never a timeout', () => {
+    const closed = Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' });
+    for (const method of ['GET', 'HEAD']) {
+      expect(retryReason({ error: reset, handedToConnection: true, attempt: 1, method })).toBe('read_lost');
+      expect(retryReason({ error: closed, handedToConnection: true, attempt: 1, method })).toBe('read_lost');
+      expect(retryReason({ error: closed, handedToConnection: true, attempt: 1, method, answered: true })).toBeUndefined();
+      expect(retryReason({ error: closed, handedToConnection: true, attempt: 2, method })).toBeUndefined();
+    }
     const timeout = Object.assign(new Error('Headers Timeout Error'), { code: 'UND_ERR_HEADERS_TIMEOUT' });
-    expect(retryReason({ error: timeout, handedToConnection: true, attempt: 1 })).toBeUndefined();
+    expect(retryReason({ error: timeout, handedToConnection: true, attempt: 1, method: 'GET' })).toBeUndefined();
   });
 
   it('never retries an error it does not know, even before hand-over (an aborted request, a bad option)', () => {

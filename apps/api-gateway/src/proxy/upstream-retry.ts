@@ -2,12 +2,12 @@ import { type Dispatcher, RetryHandler } from 'undici';
 import { defineCounter } from '@erp/observability';
 import type { ReplicaSet } from './replica-set';
 
-/** Why a request was sent again: it never reached the service. */
-export type RetryReason = 'refused' | 'not_connected' | 'draining';
+/** Why a request was sent again: it never reached the service, or it was a read that lost its connection before any answer. */
+export type RetryReason = 'refused' | 'not_connected' | 'draining' | 'read_lost';
 
 export const upstreamRetries = defineCounter<'upstream' | 'reason'>({
   name: 'gateway_upstream_retries_total',
-  help: 'Requests the gateway sent to another replica because the first never reached its service (refused: connection refused; not_connected: the connection failed before the request was handed to it; draining: 503 with Connection: close)',
+  help: 'Requests the gateway sent to another replica because the first never reached its service (refused: connection refused; not_connected: the connection failed before the request was handed to it; draining: 503 with Connection: close) or was a GET or HEAD whose connection closed before any answer (read_lost)',
   labelNames: ['upstream', 'reason'],
 });
 
@@ -31,6 +31,11 @@ const CONNECT_FAILURES = new Set([
   'EAI_AGAIN',
 ]);
 
+/** Methods that change nothing (RFC 9110 §9.2.1): one that lost its connection may be sent again. */
+const SAFE_METHODS = new Set(['GET', 'HEAD']);
+/** The connection closed under a request already handed to it. */
+const CLOSED_UNDER_REQUEST = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET']);
+
 export interface FailedAttempt {
   /** What undici reported: a network error, or (RetryHandler's RequestRetryError) the status of an answer. */
   error: Error & { code?: string; statusCode?: number; headers?: Record<string, string | string[] | undefined> };
@@ -38,6 +43,10 @@ export interface FailedAttempt {
   handedToConnection: boolean;
   /** 1 for the first attempt. */
   attempt: number;
+  /** The request's method (GET and HEAD may be retried after a lost connection). */
+  method?: string;
+  /** A byte of the answer arrived (then nothing is retried). */
+  answered?: boolean;
 }
 
 /**
@@ -47,17 +56,26 @@ export interface FailedAttempt {
  *   is starting; reset or timed out while connecting);
  * - the answer is 503 with `Connection: close`: a draining replica refusing a request it did not
  *   process (libs/bootstrap promises that of its services: a handler's own 503 keeps the connection).
- * Never: an error after the request was handed to a connection (a reset after it was sent, a
- * response timeout), any other status. Requests with a body are only retried when no byte of it
- * was consumed (RetryHandler checks, see `replicaRetry`).
+ * - a GET or HEAD whose connection closed (reset, closed) after it was sent and before any answer:
+ *   it changes nothing, so sending it again cannot apply anything twice.
+ * Never: any other error after the request was handed to a connection (a reset under a write, any
+ * response timeout, a connection lost once the answer began), any other status. Requests with a
+ * body are only retried when no byte of it was consumed (RetryHandler checks, see `replicaRetry`).
  */
-export function retryReason({ error, handedToConnection, attempt }: FailedAttempt): RetryReason | undefined {
+export function retryReason({ error, handedToConnection, attempt, method, answered }: FailedAttempt): RetryReason | undefined {
   if (attempt > 1) return undefined;
   if (error.statusCode !== undefined) {
     const connection = [error.headers?.['connection'] ?? []].flat().join(',');
     return error.statusCode === 503 && /\bclose\b/i.test(connection) ? 'draining' : undefined;
   }
-  if (handedToConnection || !error.code || !CONNECT_FAILURES.has(error.code)) return undefined;
+  if (handedToConnection) {
+    // A GET or HEAD changes nothing, so one whose connection closed before any answer is sent
+    // again (RFC 9110 §9.2.2; nginx's proxy_next_upstream does the same): a replica of a release
+    // without a quiet period (1.0.0) closes its idle connections at SIGTERM, under requests just sent.
+    const lost = !answered && SAFE_METHODS.has(method ?? '') && error.code !== undefined && CLOSED_UNDER_REQUEST.has(error.code);
+    return lost ? 'read_lost' : undefined;
+  }
+  if (!error.code || !CONNECT_FAILURES.has(error.code)) return undefined;
   return error.code === 'ECONNREFUSED' ? 'refused' : 'not_connected';
 }
 
@@ -85,14 +103,18 @@ export function replicaRetry(origins: UpstreamOrigins): Dispatcher.DispatcherCom
     let origin = first;
     let attempt = 0;
     let handedToConnection = false;
-    // Observes when undici hands the attempt to a connection; passes everything on.
+    let answered = false;
+    // Observes when undici hands the attempt to a connection and when its answer starts; passes everything on.
     const observed = (inner: Dispatcher.DispatchHandler): Dispatcher.DispatchHandler => ({
       onRequestStart: (controller, context) => {
         handedToConnection = true;
         inner.onRequestStart?.(controller, context);
       },
       onRequestUpgrade: (...args) => inner.onRequestUpgrade?.(...args),
-      onResponseStart: (...args) => inner.onResponseStart?.(...args),
+      onResponseStart: (...args) => {
+        answered = true;
+        inner.onResponseStart?.(...args);
+      },
       onResponseData: (...args) => inner.onResponseData?.(...args),
       onResponseEnd: (...args) => inner.onResponseEnd?.(...args),
       onResponseError: (...args) => inner.onResponseError?.(...args),
@@ -100,12 +122,13 @@ export function replicaRetry(origins: UpstreamOrigins): Dispatcher.DispatcherCom
     const dispatchAttempt = (attemptOpts: Dispatcher.DispatchOptions, attemptHandler: Dispatcher.DispatchHandler): boolean => {
       attempt += 1;
       handedToConnection = false;
+      answered = false;
       return dispatch({ ...attemptOpts, origin, headers: withHost(attemptOpts.headers, origin) }, observed(attemptHandler));
     };
     const retry: RetryHandler.RetryCallback = (error, _context, callback) => {
       const failure = error as FailedAttempt['error'];
       if (failure.code === 'ECONNREFUSED') known?.replicas.refused(origin);
-      const reason = retryReason({ error: failure, handedToConnection, attempt });
+      const reason = retryReason({ error: failure, handedToConnection, attempt, method: opts.method, answered });
       if (!reason) return callback(error);
       if (known) {
         origin = new URL(known.replicas.pickOther(urlOf(known.replicas, origin))).origin;
