@@ -4,6 +4,7 @@ import { CreateAttachments1763900000100 } from './migrations/1763900000100-creat
 import { EnableRowLevelSecurity1764500000000 } from './migrations/1764500000000-enable-row-level-security';
 import { WallByTenantViews1795835600000 } from './migrations/1795835600000-wall-by-tenant-views';
 import { DropRowLevelSecurity1795835600001 } from './migrations/1795835600001-drop-row-level-security';
+import { CreateServiceRole1796000000000 } from './migrations/1796000000000-create-service-role';
 import { AttachmentOwnerEntity } from './owners/attachment-owner.entity';
 
 /** Everything this service keeps in its database; the migrations are the schema's source of truth. */
@@ -21,4 +22,5 @@ export const ATTACHMENTS_MIGRATIONS = [
   ...MESSAGING_MIGRATIONS,
   WallByTenantViews1795835600000,
   DropRowLevelSecurity1795835600001,
+  CreateServiceRole1796000000000,
 ];

@@ -12,6 +12,7 @@ import { RegisterNameFragmentsWithoutBlocking1766400000000 } from './migrations/
 import { EnableTenantViews1766700000000 } from './migrations/1766700000000-enable-tenant-views';
 import { CreateCustomerBucketFunctions1766800000000 } from './migrations/1766800000000-create-customer-bucket-functions';
 import { CreateNameRegistrationLimits1766950000000 } from './migrations/1766950000000-create-name-registration-limits';
+import { CreateServiceRole1796000000000 } from './migrations/1796000000000-create-service-role';
 
 /** Everything this service keeps in its database; the migrations are the schema's source of truth. */
 export const CUSTOMERS_ENTITIES = [CustomerEntity, CustomerNumberCounterEntity, ...OUTBOX_ENTITIES];
@@ -30,4 +31,5 @@ export const CUSTOMERS_MIGRATIONS = [
   CreateNameRegistrationLimits1766950000000,
   // The transactional outbox of this service's events (libs/messaging).
   ...OUTBOX_MIGRATIONS,
+  CreateServiceRole1796000000000,
 ];

@@ -15,6 +15,7 @@ import { EnableTenantViews1766700000000 } from './migrations/1766700000000-enabl
 import { WallPriceRules1766700000001 } from './migrations/1766700000001-wall-price-rules';
 import { CreateSalesOrderBucketFunctions1766800000000 } from './migrations/1766800000000-create-sales-order-bucket-functions';
 import { RequireOrderGrandTotal1766960000000 } from './migrations/1766960000000-require-order-grand-total';
+import { CreateServiceRole1796000000000 } from './migrations/1796000000000-create-service-role';
 import { SalesOrderCounterEntity, SalesOrderEntity, SalesOrderLineEntity } from './sales-orders/sales-order.entity';
 
 /**
@@ -48,4 +49,5 @@ export const SALES_ORDERS_MIGRATIONS = [
   WallPriceRules1766700000001,
   CreateSalesOrderBucketFunctions1766800000000,
   RequireOrderGrandTotal1766960000000,
+  CreateServiceRole1796000000000,
 ];

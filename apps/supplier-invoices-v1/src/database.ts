@@ -12,6 +12,7 @@ import { CoverSupplierInvoiceListIndexes1765300000001 } from './migrations/17653
 import { CreateSupplierInvoiceBucketFunctions1766800000000 } from './migrations/1766800000000-create-supplier-invoice-bucket-functions';
 import { WallByTenantViews1795835600000 } from './migrations/1795835600000-wall-by-tenant-views';
 import { DropRowLevelSecurity1795835600001 } from './migrations/1795835600001-drop-row-level-security';
+import { CreateServiceRole1796000000000 } from './migrations/1796000000000-create-service-role';
 
 /** Everything this service keeps in its database; the migrations are the schema's source of truth. */
 export const SUPPLIER_INVOICES_ENTITIES = [
@@ -31,4 +32,5 @@ export const SUPPLIER_INVOICES_MIGRATIONS = [
   ...MESSAGING_MIGRATIONS,
   WallByTenantViews1795835600000,
   DropRowLevelSecurity1795835600001,
+  CreateServiceRole1796000000000,
 ];

@@ -6,6 +6,7 @@ import { EnableRowLevelSecurity1764500000000 } from './migrations/1764500000000-
 import { AddDeliveryTraceContext1795300000100 } from './migrations/1795300000100-add-delivery-trace-context';
 import { WallByTenantViews1795835600000 } from './migrations/1795835600000-wall-by-tenant-views';
 import { DropRowLevelSecurity1795835600001 } from './migrations/1795835600001-drop-row-level-security';
+import { CreateServiceRole1796000000000 } from './migrations/1796000000000-create-service-role';
 import { WebhookSubscriptionEntity } from './subscriptions/subscription.entity';
 
 /** Everything this service keeps in its database; the migrations are the schema's source of truth. */
@@ -23,4 +24,5 @@ export const WEBHOOKS_MIGRATIONS = [
   AddDeliveryTraceContext1795300000100,
   WallByTenantViews1795835600000,
   DropRowLevelSecurity1795835600001,
+  CreateServiceRole1796000000000,
 ];

@@ -1,5 +1,6 @@
 export { databaseNameOf, databaseUrlFor, redactUrl } from './admin/database-url';
 export { cloneDatabase, dropDatabase, ensureDatabase, ensureTemplateDatabase } from './admin/database-admin';
+export { DEV_RUNTIME_LOGIN, devRuntimePassword, ensureRuntimeLogin, grantRuntimeLogin } from './admin/runtime-login';
 export {
   type ClassReference,
   CONNECT_TIMEOUT_MS,
@@ -40,6 +41,7 @@ export {
   type TenantTableV1,
 } from './migrations/history/tenant-isolation.v1';
 export { disableTenantViewsV1, enableTenantViewsV1, protectTablesByViewsV1 } from './migrations/history/tenant-views.v1';
+export { disableServiceRoleV1, enableServiceRoleV1 } from './migrations/history/service-role.v1';
 export {
   dropTenantPoliciesV1,
   dropTenantViewsV1,
@@ -64,7 +66,7 @@ export {
 } from './sql/read-only-cursor';
 export { isPgInteger, PG_INTEGER_MAX, PG_INTEGER_MIN } from './sql/integer-range';
 export { currentTenantScope, runAsCompany, runAsService, type TenantScope } from './tenancy/tenant-scope';
-export { COMPANY_SETTING, tenantRoleName } from './tenancy/tenant-role';
+export { COMPANY_SETTING, serviceRoleName, tenantRoleName } from './tenancy/tenant-role';
 export { driverSettingsOf, verifyTenantBinding } from './tenancy/tenant-binding';
 export {
   DRIVER_SETTINGS,

@@ -1,6 +1,6 @@
 import { Client } from 'pg';
 
-import { tenantRoleName } from '../tenancy/tenant-role';
+import { serviceRoleName, tenantRoleName } from '../tenancy/tenant-role';
 import { assertDatabaseName, databaseNameOf, databaseUrlFor, redactUrl } from './database-url';
 
 const ADMIN_APPLICATION_NAME = 'erp-database-admin';
@@ -30,8 +30,9 @@ export async function ensureDatabase(serverUrl: string, database: string): Promi
 }
 
 /**
- * Drops `database` if it exists, first terminating every session connected to it, and its
- * request role `<database>_app` (roles are per server; its grants went with the database).
+ * Drops `database` if it exists, first terminating every session connected to it, and its roles:
+ * the request role `<database>_app` and the service role `<database>_service` (roles are per
+ * server; their grants, and the runtime login's membership, go with them).
  */
 export async function dropDatabase(serverUrl: string, database: string): Promise<void> {
   assertDatabaseName(database);
@@ -43,7 +44,7 @@ export async function dropDatabase(serverUrl: string, database: string): Promise
     const { rows } = await client.query<{ version: string }>(`SHOW server_version_num`);
     if (Number(rows[0]?.version) >= 130_000) {
       await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await client.query(`DROP ROLE IF EXISTS ${client.escapeIdentifier(tenantRoleName(database))}`);
+      await dropRolesOf(client, database);
       return;
     }
     // Before PostgreSQL 13: refuse new connections, terminate the open ones, then drop.
@@ -54,16 +55,23 @@ export async function dropDatabase(serverUrl: string, database: string): Promise
       [database],
     );
     await client.query(`DROP DATABASE IF EXISTS ${name}`);
-    await client.query(`DROP ROLE IF EXISTS ${client.escapeIdentifier(tenantRoleName(database))}`);
+    await dropRolesOf(client, database);
   });
+}
+
+async function dropRolesOf(client: Client, database: string): Promise<void> {
+  for (const role of [tenantRoleName(database), serviceRoleName(database)]) {
+    await client.query(`DROP ROLE IF EXISTS ${client.escapeIdentifier(role)}`);
+  }
 }
 
 /**
  * Creates `database` as a copy of `template` (PostgreSQL's `CREATE DATABASE ... TEMPLATE`: a file
  * copy, far cheaper than migrating an empty database) and returns its URL. The copy keeps the
- * template's grants, which name the template's request role; so the copy's own request role
- * (`tenantRoleName(database)`, the role its service switches to) is created as a member of the
- * template's and inherits exactly those privileges (the tenant views', none on the tables). Used by tests that start many systems (tools/dev `startTestSystem`).
+ * template's grants, which name the template's request and service roles; so the copy's own
+ * roles (`tenantRoleName(database)`, `serviceRoleName(database)`, the roles its service switches
+ * to) are created as members of the template's and inherit exactly those privileges (the tenant
+ * views' and none on the tables; the tables' rows and no DDL). Used by tests that start many systems (tools/dev `startTestSystem`).
  */
 export async function cloneDatabase(serverUrl: string, template: string, database: string): Promise<string> {
   assertDatabaseName(template);
@@ -71,12 +79,14 @@ export async function cloneDatabase(serverUrl: string, template: string, databas
   await withAdminClient(serverUrl, async (client) => {
     // A process that just used the template (its migration) may not have left the server yet.
     await createDatabase(client, `CREATE DATABASE ${client.escapeIdentifier(database)} TEMPLATE ${client.escapeIdentifier(template)}`);
-    const templateRole = tenantRoleName(template);
-    const { rowCount } = await client.query(`SELECT 1 FROM pg_roles WHERE rolname = $1`, [templateRole]);
-    if (!rowCount) return;
-    const role = client.escapeIdentifier(tenantRoleName(database));
-    await client.query(`CREATE ROLE ${role} NOLOGIN NOBYPASSRLS INHERIT IN ROLE ${client.escapeIdentifier(templateRole)}`);
-    await client.query(`GRANT ${role} TO CURRENT_USER`);
+    for (const roleName of [tenantRoleName, serviceRoleName]) {
+      const templateRole = roleName(template);
+      const { rowCount } = await client.query(`SELECT 1 FROM pg_roles WHERE rolname = $1`, [templateRole]);
+      if (!rowCount) continue;
+      const role = client.escapeIdentifier(roleName(database));
+      await client.query(`CREATE ROLE ${role} NOLOGIN NOBYPASSRLS INHERIT IN ROLE ${client.escapeIdentifier(templateRole)}`);
+      await client.query(`GRANT ${role} TO CURRENT_USER`);
+    }
   });
   // The tenant views live in a schema named as the role (the request scope's search_path names
   // it): the copy's schema takes the copy's role name; its grants, made to the

@@ -1,6 +1,6 @@
 import { DataSource, type DataSourceOptions } from 'typeorm';
 import { transactionScopedPg } from '../tenancy/transaction-scoped-pg';
-import { tenantRoleName } from '../tenancy/tenant-role';
+import { serviceRoleName, tenantRoleName } from '../tenancy/tenant-role';
 
 export type PostgresDataSourceOptions = Extract<DataSourceOptions, { type: 'postgres' }>;
 
@@ -28,8 +28,9 @@ export interface DataSourceConfig {
   statementTimeoutMs?: number;
   /**
    * The tenant wall: every transaction runs as the current tenant scope (see
-   * transaction-scoped-pg.ts). The migrations must have created the role and its views
-   * (`enableTenantViewsV1`). Default false.
+   * transaction-scoped-pg.ts): a company's as `<db>_app` behind the tenant views, the service's as
+   * `<db>_service`. The migrations must have created both (`enableTenantViewsV1`,
+   * `enableServiceRoleV1`). Default false.
    */
   tenantIsolation?: boolean;
   /**
@@ -69,7 +70,9 @@ export function dataSourceOptions(config: DataSourceConfig): PostgresDataSourceO
     ? transactionScopedPg({
         statementTimeoutMs: config.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS,
         idleInTransactionTimeoutMs: IDLE_IN_TRANSACTION_TIMEOUT_MS,
-        ...(config.tenantIsolation ? { tenantRole: tenantRoleName(databaseNameOf(config.url)) } : {}),
+        ...(config.tenantIsolation
+          ? { tenantRole: tenantRoleName(databaseNameOf(config.url)), serviceRole: serviceRoleName(databaseNameOf(config.url)) }
+          : {}),
         ...(config.sessionUrl ? { sessionUrl: config.sessionUrl } : {}),
       })
     : undefined;

@@ -1,4 +1,4 @@
-import { type DynamicModule, Inject, Injectable, Module, type OnModuleInit, type Provider } from '@nestjs/common';
+import { type DynamicModule, Inject, Injectable, Logger, Module, type OnModuleInit, type Provider } from '@nestjs/common';
 import { APP_INTERCEPTOR } from '@nestjs/core';
 import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
 import { isTransientConnectionError } from '@erp/errors';
@@ -34,13 +34,25 @@ export interface DatabaseModuleOptions {
   tenantIsolation?: boolean;
 }
 
-/** Refuses to start unless every connection is bound to the tenant scope and its role exists. */
+/**
+ * Refuses to start unless every connection is bound to the tenant scope and both its roles exist
+ * and are open to the login; warns when the login reaches rows without them (a single login for
+ * migrations and service: it works, without the second wall).
+ */
 @Injectable()
 class TenantBindingCheck implements OnModuleInit {
+  private readonly logger = new Logger('Database');
+
   constructor(@Inject(getDataSourceToken()) private readonly dataSource: DataSource) {}
 
   async onModuleInit(): Promise<void> {
-    await verifyTenantBinding(this.dataSource);
+    const { privileged } = await verifyTenantBinding(this.dataSource);
+    if (privileged.length > 0) {
+      this.logger.warn(
+        `The service connects as a login that reaches every company's rows without the tenant wall (${privileged.join('; ')}); ` +
+          'connect it as a runtime login that owns nothing (docs/platform-teams.md, "Database logins")',
+      );
+    }
   }
 }
 

@@ -5,16 +5,18 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import pg, { type PoolClient } from 'pg';
 import type { DataSource, MigrationInterface, QueryRunner } from 'typeorm';
 import { withAdminClient } from '../admin/database-admin';
+import { ensureRuntimeLogin } from '../admin/runtime-login';
 import { createDataSource } from '../data-source/create-data-source';
 import { migrateDatabase } from '../migrations/run-migrations';
 import { DatabaseModule } from '../nest/database.module';
 import { queryRows } from '../sql/query-rows';
 import { createScratchDatabase } from '../test-support/scratch-database';
+import { ServiceRole1700000000900 } from '../test-support/service-role.migration';
 import { verifyTenantBinding } from './tenant-binding';
 import { disableTenantViewsV1, enableTenantViewsV1 } from '../migrations/history/tenant-views.v1';
 import { protectChildTablesByViewsV1, type TenantChildTableV1 } from '../migrations/history/tenant-views-over-policies.v1';
 import { unprotectedTenantTables } from './tenant-tables';
-import { tenantRoleName } from './tenant-role';
+import { serviceRoleName, tenantRoleName } from './tenant-role';
 import { runAsCompany, runAsService } from './tenant-scope';
 
 const PARTS: TenantChildTableV1 = { table: 'thing_parts', parent: { table: 'things', column: 'thing_id', parentColumn: 'id' } };
@@ -42,7 +44,7 @@ class WallThings1700000000102 implements MigrationInterface {
   }
 }
 
-const MIGRATIONS = [CreateThings1700000000101, WallThings1700000000102];
+const MIGRATIONS = [CreateThings1700000000101, WallThings1700000000102, ServiceRole1700000000900];
 
 function sqlStateOf(error: unknown): string | undefined {
   return (error as { code?: string }).code;
@@ -64,14 +66,17 @@ async function failure(work: Promise<unknown>): Promise<unknown> {
 describe('the tenant binding per company (libs/database tenancy)', () => {
   let database: Awaited<ReturnType<typeof createScratchDatabase>>;
   let db: DataSource;
+  /** The database as the runtime login, as a service connects (docs/platform-teams.md). */
+  let runtimeUrl: string;
   let bThingId: number;
 
   beforeAll(async () => {
     database = await createScratchDatabase('tenancy');
     await migrateDatabase({ url: database.url, entities: [], migrations: MIGRATIONS, applicationName: 'tenancy-test' });
+    runtimeUrl = await ensureRuntimeLogin(database.serverUrl, database.name);
     // A pool of two, so the concurrent test below hands connections between companies.
     db = createDataSource({
-      url: database.url,
+      url: runtimeUrl,
       entities: [],
       migrations: MIGRATIONS,
       applicationName: 'tenancy-test',
@@ -83,8 +88,9 @@ describe('the tenant binding per company (libs/database tenancy)', () => {
   });
 
   beforeEach(async () => {
-    // Outside any scope: the service's own (owner) identity, across companies.
-    await db.query(`TRUNCATE thing_parts, things`);
+    // Outside any scope: the service role, across companies (which may delete, not truncate).
+    await db.query(`DELETE FROM thing_parts`);
+    await db.query(`DELETE FROM things`);
     const ids = await db.query<Array<{ id: number; company_id: string }>>(
       `INSERT INTO things (company_id, name) VALUES ('A', 'a1'), ('A', 'a2'), ('B', 'b1'), ('B', 'b2'), ('B', 'b3')
        RETURNING id, company_id`,
@@ -276,7 +282,7 @@ describe('the tenant binding per company (libs/database tenancy)', () => {
   it('answers right on a connection whose session others change or reset between transactions (a transaction-mode pooler)', async () => {
     // One connection shared by every scope, as a pooler's server session is shared by its clients;
     // between transactions it is left bound to another company at session level, or reset.
-    const shared = createDataSource({ url: database.url, entities: [], migrations: MIGRATIONS, applicationName: 'tenancy-pooler', poolSize: 1, tenantIsolation: true });
+    const shared = createDataSource({ url: runtimeUrl, entities: [], migrations: MIGRATIONS, applicationName: 'tenancy-pooler', poolSize: 1, tenantIsolation: true });
     await shared.initialize();
     const role = tenantRoleName(database.name);
     const disturbances = [
@@ -313,16 +319,18 @@ describe('the tenant binding per company (libs/database tenancy)', () => {
     } finally {
       await unbound.destroy();
     }
-    expect(await verifyTenantBinding(db)).toEqual({ role: tenantRoleName(database.name) });
+    expect(await verifyTenantBinding(db)).toEqual({ role: tenantRoleName(database.name), serviceRole: serviceRoleName(database.name), privileged: [] });
   });
 
   it('lists tenant tables left outside the wall', async () => {
     expect(await unprotectedTenantTables((text) => db.query(text))).toEqual([]);
-    await db.query(`CREATE TABLE forgotten (company_id varchar(64) NOT NULL)`);
+    // Created as a migration would, by the owner.
+    const asOwner = (text: string) => withAdminClient(database.url, (client) => client.query(text));
+    await asOwner(`CREATE TABLE forgotten (company_id varchar(64) NOT NULL)`);
     try {
       expect(await unprotectedTenantTables((text) => db.query(text))).toEqual(['forgotten']);
     } finally {
-      await db.query(`DROP TABLE forgotten`);
+      await asOwner(`DROP TABLE forgotten`);
     }
   });
 
@@ -332,26 +340,34 @@ describe('the tenant binding per company (libs/database tenancy)', () => {
     });
   });
 
-  it('drops the role with the database; the down migration removes views and role', async () => {
+  it('drops the roles with the database; the down migrations remove the service role, then views and role', async () => {
     const scratch = await createScratchDatabase('tenancy_down');
-    const role = tenantRoleName(scratch.name);
-    const roleExists = () =>
-      withAdminClient(scratch.serverUrl, async (client) => (await client.query(`SELECT 1 FROM pg_roles WHERE rolname = $1`, [role])).rowCount);
+    const roles = [tenantRoleName(scratch.name), serviceRoleName(scratch.name)];
+    const rolesThere = () =>
+      withAdminClient(scratch.serverUrl, async (client) =>
+        (await client.query<{ rolname: string }>(`SELECT rolname FROM pg_roles WHERE rolname = ANY($1) ORDER BY 1`, [roles])).rows.map((row) => row.rolname),
+      );
     await migrateDatabase({ url: scratch.url, entities: [], migrations: MIGRATIONS, applicationName: 'tenancy-test' });
-    expect(await roleExists()).toBe(1);
-    const other = createDataSource({ url: scratch.url, entities: [], migrations: MIGRATIONS, applicationName: 'tenancy-test', tenantIsolation: true });
-    await other.initialize();
+    expect(await rolesThere()).toEqual([...roles].sort());
+    // The owner undoes migrations; a service's DataSource (tenantIsolation) checks what is left.
+    const owner = createDataSource({ url: scratch.url, entities: [], migrations: MIGRATIONS, applicationName: 'tenancy-test', purpose: 'migrations' });
+    const service = createDataSource({ url: scratch.url, entities: [], migrations: MIGRATIONS, applicationName: 'tenancy-test', tenantIsolation: true });
+    await owner.initialize();
+    await service.initialize();
     try {
-      await other.undoLastMigration();
-      expect(await unprotectedTenantTables((text) => other.query(text))).toEqual(['thing_parts', 'things']);
-      expect(await roleExists()).toBe(0);
-      await expect(verifyTenantBinding(other)).rejects.toThrow(/does not exist/);
-      await other.runMigrations();
+      await owner.undoLastMigration();
+      expect(await rolesThere()).toEqual([tenantRoleName(scratch.name)]);
+      await expect(verifyTenantBinding(service)).rejects.toThrow(/cannot run as .*does not exist/);
+      await owner.undoLastMigration();
+      expect(await unprotectedTenantTables((text) => owner.query(text))).toEqual(['thing_parts', 'things']);
+      expect(await rolesThere()).toEqual([]);
+      await owner.runMigrations();
     } finally {
-      await other.destroy();
+      await service.destroy();
+      await owner.destroy();
     }
     await scratch.drop();
-    expect(await roleExists()).toBe(0);
+    expect(await rolesThere()).toEqual([]);
   });
 
   describe('DatabaseModule({ tenantIsolation: true })', () => {
@@ -384,7 +400,7 @@ describe('the tenant binding per company (libs/database tenancy)', () => {
     beforeAll(async () => {
       @Module({
         imports: [
-          DatabaseModule.forRoot({ url: database.url, entities: [], migrations: MIGRATIONS, applicationName: 'tenancy-nest', tenantIsolation: true }),
+          DatabaseModule.forRoot({ url: runtimeUrl, entities: [], migrations: MIGRATIONS, applicationName: 'tenancy-nest', tenantIsolation: true }),
         ],
         controllers: [ThingsController],
         providers: [{ provide: APP_GUARD, useClass: HeaderAuthGuard }],

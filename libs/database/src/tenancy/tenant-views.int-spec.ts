@@ -5,6 +5,7 @@ import { disableTenantViewsV1, enableTenantViewsV1, protectTablesByViewsV1 } fro
 import { protectChildTablesByViewsV1, type TenantChildTableV1 } from '../migrations/history/tenant-views-over-policies.v1';
 import { queryRows } from '../sql/query-rows';
 import { createScratchDatabase } from '../test-support/scratch-database';
+import { ServiceRole1700000000900 } from '../test-support/service-role.migration';
 import { verifyTenantBinding } from './tenant-binding';
 import { probeTenantWall } from './tenant-wall-probe';
 import { unprotectedTenantTables } from './tenant-tables';
@@ -41,15 +42,17 @@ class WallItems1700000000202 implements MigrationInterface {
   }
 }
 
-const MIGRATIONS = [CreateItems1700000000201, WallItems1700000000202];
+const MIGRATIONS = [CreateItems1700000000201, WallItems1700000000202, ServiceRole1700000000900];
 
 /** The tenant wall (enableTenantViewsV1, protectChildTablesByViewsV1), as every service uses it. */
 describe('tenant views (libs/database tenancy)', () => {
   let database: Awaited<ReturnType<typeof createScratchDatabase>>;
   let db: DataSource;
+  /** The owner, for what a migration would do (the service's roles may not). */
+  let owner: DataSource;
   const gaps = () => unprotectedTenantTables((text) => db.query(text));
   const refreshView = async () => {
-    const runner = db.createQueryRunner();
+    const runner = owner.createQueryRunner();
     try {
       await protectTablesByViewsV1(runner, ['items']);
       await protectChildTablesByViewsV1(runner, [NOTES]);
@@ -63,6 +66,8 @@ describe('tenant views (libs/database tenancy)', () => {
     await migrateDatabase({ url: database.url, entities: [], migrations: MIGRATIONS, applicationName: 'views-test' });
     db = createDataSource({ url: database.url, entities: [], migrations: MIGRATIONS, applicationName: 'views-test', tenantIsolation: true });
     await db.initialize();
+    owner = createDataSource({ url: database.url, entities: [], migrations: [], applicationName: 'views-test-owner', purpose: 'migrations' });
+    await owner.initialize();
     await verifyTenantBinding(db);
     await db.query(`INSERT INTO items (company_id, name) SELECT CASE WHEN g % 2 = 0 THEN 'A' ELSE 'B' END, 'item ' || g FROM generate_series(1, 40) g`);
     await db.query(`INSERT INTO item_notes (item_id, note) SELECT id, 'note of ' || id FROM items`);
@@ -71,6 +76,7 @@ describe('tenant views (libs/database tenancy)', () => {
 
   afterAll(async () => {
     await db?.destroy();
+    await owner?.destroy();
     await database?.drop();
   });
 
@@ -111,20 +117,20 @@ describe('tenant views (libs/database tenancy)', () => {
   it('reports a company table left outside the wall, opened to the role, or whose view lost a column or its condition', async () => {
     const role = `"${tenantRoleName(database.name)}"`;
     expect(await gaps()).toEqual([]);
-    await db.query(`CREATE TABLE forgotten (company_id varchar(64) NOT NULL)`);
+    await owner.query(`CREATE TABLE forgotten (company_id varchar(64) NOT NULL)`);
     expect(await gaps()).toEqual(['forgotten']);
-    await db.query(`DROP TABLE forgotten`);
+    await owner.query(`DROP TABLE forgotten`);
 
-    await db.query(`GRANT SELECT ON items TO ${role}`);
+    await owner.query(`GRANT SELECT ON items TO ${role}`);
     expect(await gaps()).toEqual(['items']);
-    await db.query(`REVOKE SELECT ON items FROM ${role}`);
+    await owner.query(`REVOKE SELECT ON items FROM ${role}`);
 
-    await db.query(`ALTER TABLE items ADD COLUMN note text`);
+    await owner.query(`ALTER TABLE items ADD COLUMN note text`);
     expect(await gaps()).toEqual(['items']);
     await refreshView();
     expect(await gaps()).toEqual([]);
 
-    await db.query(`CREATE OR REPLACE VIEW ${role}.items WITH (check_option = cascaded) AS SELECT * FROM public.items WHERE true OR company_id = current_setting('app.company_id', true)`);
+    await owner.query(`CREATE OR REPLACE VIEW ${role}.items WITH (check_option = cascaded) AS SELECT * FROM public.items WHERE true OR company_id = current_setting('app.company_id', true)`);
     expect(await gaps()).toEqual(['items']);
     await refreshView();
     expect(await gaps()).toEqual([]);
@@ -133,25 +139,25 @@ describe('tenant views (libs/database tenancy)', () => {
   it('reports a view that reads another table, compares with another setting, lost its check option, or a child view that lost its parent condition', async () => {
     const role = `"${tenantRoleName(database.name)}"`;
     const condition = `WHERE company_id = current_setting('app.company_id', true)`;
-    await db.query(`CREATE TABLE items_copy (LIKE items)`);
-    await db.query(`CREATE OR REPLACE VIEW ${role}.items WITH (check_option = cascaded) AS SELECT * FROM public.items_copy ${condition}`);
+    await owner.query(`CREATE TABLE items_copy (LIKE items)`);
+    await owner.query(`CREATE OR REPLACE VIEW ${role}.items WITH (check_option = cascaded) AS SELECT * FROM public.items_copy ${condition}`);
     expect(await gaps()).toEqual(['items', 'items_copy']);
-    await db.query(`DROP TABLE items_copy CASCADE`);
+    await owner.query(`DROP TABLE items_copy CASCADE`);
     await refreshView();
 
-    await db.query(`CREATE OR REPLACE VIEW ${role}.items WITH (check_option = cascaded) AS SELECT * FROM public.items WHERE company_id = current_setting('app.user_id', true)`);
+    await owner.query(`CREATE OR REPLACE VIEW ${role}.items WITH (check_option = cascaded) AS SELECT * FROM public.items WHERE company_id = current_setting('app.user_id', true)`);
     expect(await gaps()).toEqual(['items']);
-    await db.query(`CREATE OR REPLACE VIEW ${role}.items WITH (check_option = local) AS SELECT * FROM public.items ${condition}`);
+    await owner.query(`CREATE OR REPLACE VIEW ${role}.items WITH (check_option = local) AS SELECT * FROM public.items ${condition}`);
     expect(await gaps()).toEqual(['items']);
     await refreshView();
 
-    await db.query(`CREATE OR REPLACE VIEW ${role}.item_notes WITH (check_option = cascaded) AS SELECT * FROM public.item_notes x WHERE EXISTS (SELECT 1 FROM public.items p WHERE p.id = x.item_id)`);
+    await owner.query(`CREATE OR REPLACE VIEW ${role}.item_notes WITH (check_option = cascaded) AS SELECT * FROM public.item_notes x WHERE EXISTS (SELECT 1 FROM public.items p WHERE p.id = x.item_id)`);
     expect(await gaps()).toEqual(['item_notes']);
     await refreshView();
 
-    await db.query(`CREATE TABLE forgotten_notes (item_id int NOT NULL REFERENCES items (id))`);
+    await owner.query(`CREATE TABLE forgotten_notes (item_id int NOT NULL REFERENCES items (id))`);
     expect(await gaps()).toEqual(['forgotten_notes']);
-    await db.query(`DROP TABLE forgotten_notes`);
+    await owner.query(`DROP TABLE forgotten_notes`);
     expect(await gaps()).toEqual([]);
   });
 });

@@ -10,6 +10,12 @@ export interface TransactionSettings {
    * without the wall, whose company scopes run as the connecting role, like its service scope.
    */
   tenantRole?: string;
+  /**
+   * The role the service scope runs as (`<db>_service`: the service's tables, no DDL), set with
+   * `tenantRole`. The connecting login itself reads nothing, so a company scope that resets its
+   * role does not leave the wall (docs/platform-teams.md, "Database logins").
+   */
+  serviceRole?: string;
   /** `statement_timeout` of every transaction, in ms; 0 for none. */
   statementTimeoutMs: number;
   /** `idle_in_transaction_session_timeout` of every transaction, in ms; 0 for none. */
@@ -192,7 +198,7 @@ export function transactionScopedClient(wanted: TransactionSettings): typeof pg.
       // `<db>_app` role, and its statements then cost three settings less.
       if (wanted.tenantRole) {
         const scope = currentTenantScope();
-        settings.push(set('role', scope.kind === 'company' ? wanted.tenantRole : 'none'));
+        settings.push(set('role', scope.kind === 'company' ? wanted.tenantRole : (wanted.serviceRole ?? 'none')));
         settings.push(set(COMPANY_SETTING, scope.kind === 'company' ? scope.companyId : ''));
         // The tenant views (enableTenantViewsV1) live in the schema named as the role, first on
         // the path, so a company scope's unqualified names are the views; the role has no

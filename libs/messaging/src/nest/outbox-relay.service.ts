@@ -11,7 +11,7 @@ import type { HealthIndicatorResult } from '@nestjs/terminus';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Kafka } from 'kafkajs';
 import type { DataSource } from 'typeorm';
-import { connectionConfigOf, type PostgresDataSourceOptions } from '@erp/database';
+import { connectionConfigOf, driverSettingsOf, type PostgresDataSourceOptions } from '@erp/database';
 import { ReadinessChecks } from '@erp/observability';
 import { reportOutboxBacklog } from '../metrics/messaging-metrics';
 import { type OutboxBacklog, outboxBacklog } from '../outbox/outbox-backlog';
@@ -41,6 +41,7 @@ export class OutboxRelayService implements OnModuleInit, OnApplicationBootstrap,
       kafka,
       database: connectionConfigOf(dataSource, `${applicationNameOf(dataSource)}-outbox-relay`, 'pooled'),
       listenSession: connectionConfigOf(dataSource, `${applicationNameOf(dataSource)}-outbox-relay`, 'session'),
+      roles: rolesOf(dataSource),
       logger: new Logger('OutboxRelay'),
     });
   }
@@ -86,6 +87,12 @@ export class OutboxRelayService implements OnModuleInit, OnApplicationBootstrap,
     if (state.kafkaEverConnected) return { kafka: { status: 'degraded', ...details } };
     return { kafka: { status: 'down', message: 'not connected to Kafka yet', ...details } };
   }
+}
+
+/** The roles the DataSource's transactions run as, for the relay's own connection. */
+function rolesOf(dataSource: DataSource): { tenantRole?: string; serviceRole?: string } {
+  const settings = driverSettingsOf(dataSource);
+  return settings?.tenantRole ? { tenantRole: settings.tenantRole, serviceRole: settings.serviceRole } : {};
 }
 
 function applicationNameOf(dataSource: DataSource): string {

@@ -36,12 +36,14 @@ export class OutboxRelay {
   private readonly loop: BackgroundLoop;
   private readonly kafka: RelayKafka;
   private pool?: pg.Pool;
+  private readonly roles: OutboxRelayOptions['roles'];
   private lastCleanup = 0;
   private readonly state: Omit<OutboxRelayStatus, 'kafkaConnected' | 'kafkaEverConnected'> = { active: false, published: 0, failures: 0 };
 
   constructor(options: OutboxRelayOptions) {
     this.logger = options.logger ?? SILENT_LOGGER;
     this.settings = relaySettingsOf(options);
+    this.roles = options.roles;
     this.kafka = new RelayKafka(options.kafka, this.settings.probeIntervalMs, this.logger);
     this.loop = new BackgroundLoop({
       name: 'outbox relay',
@@ -59,7 +61,7 @@ export class OutboxRelay {
 
   /** Starts publishing in the background; never throws (failures are retried and reported). */
   start(): void {
-    this.pool ??= relayPool(this.settings.database);
+    this.pool ??= relayPool(this.settings.database, this.roles);
     this.loop.start();
   }
 

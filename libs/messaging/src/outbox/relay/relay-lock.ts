@@ -1,5 +1,5 @@
 import pg, { type ClientBase, type ClientConfig } from 'pg';
-import { DEFAULT_STATEMENT_TIMEOUT_MS, IDLE_IN_TRANSACTION_TIMEOUT_MS, runAsService, transactionScopedClient } from '@erp/database';
+import { DEFAULT_STATEMENT_TIMEOUT_MS, IDLE_IN_TRANSACTION_TIMEOUT_MS, runAsService, type TransactionSettings, transactionScopedClient } from '@erp/database';
 
 /**
  * One relay per database publishes at a time: each round runs in a transaction that first takes
@@ -15,9 +15,10 @@ export const OUTBOX_RELAY_LOCK_KEY = 7_301_954_217;
 
 /**
  * The relay's one connection: a round is one transaction, and rounds never overlap. Its
- * transactions carry the services' timeouts (transactionScopedClient).
+ * transactions carry the services' timeouts and, given the service's `roles`, run as its service
+ * role (transactionScopedClient).
  */
-export function relayPool(database: string | ClientConfig): pg.Pool {
+export function relayPool(database: string | ClientConfig, roles: Pick<TransactionSettings, 'tenantRole' | 'serviceRole'> = {}): pg.Pool {
   const settings = typeof database === 'string' ? { connectionString: database } : database;
   const pool = new pg.Pool({
     connectionTimeoutMillis: 5_000,
@@ -27,6 +28,7 @@ export function relayPool(database: string | ClientConfig): pg.Pool {
     Client: transactionScopedClient({
       statementTimeoutMs: DEFAULT_STATEMENT_TIMEOUT_MS,
       idleInTransactionTimeoutMs: IDLE_IN_TRANSACTION_TIMEOUT_MS,
+      ...roles,
     }),
   });
   // A connection the server ends while idle in the pool is replaced at the next round.

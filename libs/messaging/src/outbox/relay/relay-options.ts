@@ -1,6 +1,6 @@
 import type { Kafka } from 'kafkajs';
 import type { ClientConfig } from 'pg';
-import type { BackoffOptions } from '@erp/database';
+import type { BackoffOptions, TransactionSettings } from '@erp/database';
 import type { ServiceLogger } from '@erp/observability';
 
 export interface OutboxRelayOptions {
@@ -16,6 +16,12 @@ export interface OutboxRelayOptions {
    * relay publishes within `pollIntervalMs` instead.
    */
   listenSession?: string | ClientConfig;
+  /**
+   * The roles of the service's DataSource (`driverSettingsOf`): the relay's transactions, in the
+   * service scope, run as its service role, since the login the service connects as reads nothing
+   * (docs/platform-teams.md, "Database logins"). Absent: as the login itself.
+   */
+  roles?: Pick<TransactionSettings, 'tenantRole' | 'serviceRole'>;
   logger?: ServiceLogger;
   /**
    * Fallback poll while idle, in ms. Commits wake the relay through NOTIFY at once; the poll only
@@ -36,7 +42,7 @@ export interface OutboxRelayOptions {
 }
 
 /** The options with every default filled in (the logger and the LISTEN session stay apart). */
-export type RelaySettings = Required<Omit<OutboxRelayOptions, 'logger' | 'listenSession'>>;
+export type RelaySettings = Required<Omit<OutboxRelayOptions, 'logger' | 'listenSession' | 'roles'>>;
 
 export interface OutboxRelayStatus {
   /** This replica held the relay lock in its last round and published (others stand by). */
