@@ -1,10 +1,11 @@
 import { connect } from 'node:net';
 import { Client } from 'pg';
-import { freePort } from '@erp/database';
+import { ensureRuntimeLogin, freePort } from '@erp/database';
 import { runTs, spawnTs, waitForReady, type SpawnedProcess } from '@erp/dev';
 import {
   createTestDatabase,
   TestAuth,
+  testDatabaseServerUrl,
   testKafkaBrokers,
   testTopicPrefix,
   type TestDatabase,
@@ -55,6 +56,8 @@ describe('graceful shutdown of a service process', () => {
       LOG_LEVEL: 'warn',
     };
     await runTs('customers-v1 migrate', 'apps/customers-v1/src/migrate.ts', env);
+    // The service connects as the runtime login, as it runs in production.
+    env = { ...env, DATABASE_URL: await ensureRuntimeLogin(testDatabaseServerUrl(), database.name) };
     sql = new Client({ connectionString: database.url });
     await sql.connect();
     await sql.query(

@@ -1,5 +1,18 @@
-import { type ClassReference, createDataSource, migrateDatabase, type MigrationRun, missingExpandMigrations } from '@erp/database';
+import { IsOptional, Matches } from 'class-validator';
+import { type ClassReference, createDataSource, grantRuntimeLogin, migrateDatabase, type MigrationRun, missingExpandMigrations } from '@erp/database';
 import { loadConfig, ServiceConfig } from './config';
+
+/** What the migration Job reads: the owner's DATABASE_URL, and the login the service connects as. */
+export class MigrateConfig extends ServiceConfig {
+  /**
+   * The runtime login (docs/platform-teams.md, "Database logins"): after migrating, it is granted
+   * the request and service roles, and refused when it could leave the tenant wall. Unset: nothing
+   * is granted (a single-login setup, or an operator who grants by hand).
+   */
+  @IsOptional()
+  @Matches(/^[A-Za-z_][A-Za-z0-9_$-]{0,62}$/, { message: 'DATABASE_RUNTIME_LOGIN must be a role name (letters, digits, _, $, -; at most 63)' })
+  DATABASE_RUNTIME_LOGIN?: string;
+}
 
 export interface MigrateOptions {
   /** The app's name, in the output and the connection's application_name (`<service>-migrate`). */
@@ -48,7 +61,7 @@ export function runMigrate(options: MigrateOptions, argv: string[] = process.arg
 
 async function migrate({ service, entities, migrations }: MigrateOptions, argv: string[]): Promise<void> {
   const command = migrateCommandOf(argv);
-  const config = loadConfig(ServiceConfig);
+  const config = loadConfig(MigrateConfig);
   const source = { url: config.DATABASE_URL, entities, migrations, applicationName: `${service}-migrate` };
   if (command.kind === 'wait') {
     await waitForSchema(service, source, command.timeoutMs);
@@ -58,15 +71,25 @@ async function migrate({ service, entities, migrations }: MigrateOptions, argv: 
   const applied = await migrateDatabase(source, { run: command.run, log });
   const step = command.run === 'expand' ? 'expand' : 'contract';
   log(`${applied.length} migration(s) applied (${step} step)${applied.length ? `: ${applied.join(', ')}` : ''}`);
+  if (config.DATABASE_RUNTIME_LOGIN) {
+    await grantRuntimeLogin(config.DATABASE_URL, config.DATABASE_RUNTIME_LOGIN);
+    log(`runtime login "${config.DATABASE_RUNTIME_LOGIN}" granted the request and service roles`);
+  }
 }
 
+/**
+ * The init container's wait, as the pod's own runtime login: it reads the migrations table as the
+ * service role, which an expand migration creates, so until then the reason is that role's absence.
+ */
 async function waitForSchema(service: string, source: Parameters<typeof createDataSource>[0], timeoutMs: number): Promise<void> {
-  const dataSource = createDataSource({ ...source, purpose: 'migrations', poolSize: 1 });
+  const dataSource = createDataSource({ ...source, tenantIsolation: true, poolSize: 1 });
   await dataSource.initialize();
   const deadline = Date.now() + timeoutMs;
   try {
     for (let reported = ''; ; ) {
-      const missing = await missingExpandMigrations(dataSource, source.migrations);
+      const missing = await missingExpandMigrations(dataSource, source.migrations).catch((error: unknown) => [
+        `(the service role cannot be used yet: ${error instanceof Error ? error.message : String(error)})`,
+      ]);
       if (missing.length === 0) return;
       const now = missing.join(', ');
       if (now !== reported) process.stdout.write(`${service}: waiting for the expand migrations ${now}\n`);

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { type DevKeyPair, loadOrCreateDevKeyPair } from '@erp/auth';
-import { ensureDatabase, freePort, startEmbeddedPostgres, type EmbeddedPostgresHandle } from '@erp/database';
+import { databaseNameOf, ensureDatabase, ensureRuntimeLogin, freePort, startEmbeddedPostgres, type EmbeddedPostgresHandle } from '@erp/database';
 import { type KafkaDevBroker, startKafkaDevBroker } from '@erp/kafka-dev-broker';
 import { appLauncher, type AppBuild } from './app-launcher';
 import { runTs, waitForReady, type SpawnedProcess } from './child-process';
@@ -48,8 +48,8 @@ export interface SystemOptions {
    */
   replicas?: number;
   /**
-   * The DATABASE_URL a service gets for its (already migrated) database, e.g. the same database
-   * through a connection pooler. Default: the database's own URL.
+   * The DATABASE_URL a service gets for its (already migrated) database, from that database's URL
+   * as the runtime login: e.g. the same through a connection pooler. Default: that URL.
    */
   serviceDatabaseUrl?: (databaseUrl: string) => string;
   /**
@@ -188,7 +188,10 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
         const provision = options.provisionDatabase ?? createAndMigrate;
         databaseUrls[service.name] = await provision({ ...service, database }, migrate);
       }
-      const databaseUrl = databaseUrls[service.name];
+      // The migrations ran as the owner; the service connects as the runtime login, which owns
+      // nothing (docs/platform-teams.md, "Database logins").
+      const ownerUrl = databaseUrls[service.name];
+      const databaseUrl = ownerUrl && (await ensureRuntimeLogin(databaseServer, databaseNameOf(ownerUrl) as string));
       const serviceDatabaseUrl = databaseUrl && options.serviceDatabaseUrl ? options.serviceDatabaseUrl(databaseUrl) : databaseUrl;
       const urls = replicaUrls[service.name] as string[];
       await Promise.all(

@@ -29,7 +29,7 @@ export function startCustomersReplica(t: CustomersTestApp, env: Record<string, s
     module: (config) => CustomersAppModule.forRoot(config),
     errorFamily: 'by-path',
     env: {
-      DATABASE_URL: t.database.url,
+      DATABASE_URL: t.runtimeUrl,
       KAFKA_BROKERS: testKafkaBrokers().join(','),
       KAFKA_TOPIC_PREFIX: t.topicPrefix,
       ...t.auth.serviceEnv,

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { dropDatabase, ensureDatabase, freePort } from '@erp/database';
+import { databaseNameOf, dropDatabase, ensureDatabase, ensureRuntimeLogin, freePort } from '@erp/database';
 import { GATEWAY, runTs, SERVICES, type ServiceSpec, spawnTs, type SpawnedProcess, waitForReady } from '@erp/dev';
 import { type TestAuth, testDatabaseName, testDatabaseServerUrl, testKafkaBrokers, testTopicPrefix } from '@erp/testing';
 
@@ -99,8 +99,20 @@ export class MixedSystem {
         return [variable, this.replicasOf(called).map((p) => p.url).join(',')];
       }),
     );
-    const env = { ...this.commonEnv(), ...calls, ...(service.env ?? {}), DATABASE_URL: this.databaseUrls[service.name] as string };
+    const env = { ...this.commonEnv(), ...calls, ...(service.env ?? {}), DATABASE_URL: await this.serviceDatabaseUrl(service, version) };
     return this.launch(service, version, env);
+  }
+
+  /**
+   * The login each version's replicas connect as, as the release notes tell a platform team to
+   * roll out: the previous release as the owner (its service scope runs as the login), this one as
+   * the runtime login, once its expand step has made the service role (docs/platform-teams.md,
+   * "Database logins").
+   */
+  private async serviceDatabaseUrl(service: ServiceSpec, version: Version): Promise<string> {
+    const ownerUrl = this.databaseUrls[service.name] as string;
+    if (version === 'previous') return ownerUrl;
+    return ensureRuntimeLogin(testDatabaseServerUrl(), databaseNameOf(ownerUrl) as string);
   }
 
   /** Starts a gateway at a version in front of the given replicas of every service. */

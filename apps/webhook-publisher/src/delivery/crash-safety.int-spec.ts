@@ -17,7 +17,7 @@ const A = '1000001';
 const EVENTS = 1000;
 
 describe('crash safety', () => {
-  let database: TestDatabase;
+  let database: TestDatabase & { runtimeUrl: string };
   let kafka: Kafka;
   let producer: Producer;
   let prefix: string;
@@ -42,7 +42,7 @@ describe('crash safety', () => {
 
   function start(): Promise<PublisherProcess> {
     return startPublisherProcess({
-      DATABASE_URL: database.url,
+      DATABASE_URL: database.runtimeUrl,
       KAFKA_BROKERS: testKafkaBrokers().join(','),
       KAFKA_TOPIC_PREFIX: prefix,
       ...auth.serviceEnv,

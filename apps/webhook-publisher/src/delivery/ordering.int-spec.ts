@@ -16,7 +16,8 @@ describe('per-order delivery order', () => {
     t = await startWebhooksTestApp('webhook-ordering', { WEBHOOKS_CONCURRENCY: '8' });
     // A second worker on the same database, as a second replica would run it.
     secondDataSource = createDataSource({
-      url: t.database.url,
+      url: t.database.runtimeUrl,
+      tenantIsolation: true,
       entities: WEBHOOKS_ENTITIES,
       migrations: WEBHOOKS_MIGRATIONS,
       applicationName: 'webhook-ordering-second-worker',

@@ -8,11 +8,12 @@ import {
   TOPICS,
   topicOf,
 } from '@erp/contracts';
-import { migrateDatabase } from '@erp/database';
+import { ensureRuntimeLogin, migrateDatabase } from '@erp/database';
 import { ensureTopics, KafkaEventTransport, messageKeyOf, prefixedTopic } from '@erp/messaging';
 import {
   createTestDatabase,
   RecordingFetch,
+  testDatabaseServerUrl,
   startTestService,
   TestAuth,
   testKafkaBrokers,
@@ -37,7 +38,7 @@ export const TEST_WEBHOOK_ENV: Record<string, string> = {
 
 export interface WebhooksTestApp {
   service: RunningTestService;
-  database: TestDatabase;
+  database: TestDatabase & { runtimeUrl: string };
   sql: Client;
   auth: TestAuth;
   http: RecordingFetch;
@@ -54,7 +55,8 @@ export interface WebhooksTestApp {
 }
 
 /** A database ready for the service (also used by tests that run it as a separate process). */
-export async function createWebhooksDatabase(): Promise<TestDatabase> {
+/** A migrated database; `runtimeUrl` is the service's DATABASE_URL (the runtime login), `url` the owner's. */
+export async function createWebhooksDatabase(): Promise<TestDatabase & { runtimeUrl: string }> {
   const database = await createTestDatabase('webhooks');
   await migrateDatabase({
     url: database.url,
@@ -62,7 +64,7 @@ export async function createWebhooksDatabase(): Promise<TestDatabase> {
     migrations: WEBHOOKS_MIGRATIONS,
     applicationName: 'webhook-publisher-migrate',
   });
-  return database;
+  return { ...database, runtimeUrl: await ensureRuntimeLogin(testDatabaseServerUrl(), database.name) };
 }
 
 /** Creates the consumed topics under a prefix of their own. */
@@ -114,7 +116,7 @@ export async function startWebhooksTestApp(
     name: 'webhook-publisher',
     config: WebhookPublisherConfig,
     env: {
-      DATABASE_URL: database.url,
+      DATABASE_URL: database.runtimeUrl,
       KAFKA_BROKERS: testKafkaBrokers().join(','),
       KAFKA_TOPIC_PREFIX: prefix,
       ...auth.serviceEnv,

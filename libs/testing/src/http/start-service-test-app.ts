@@ -1,12 +1,12 @@
 import type { DynamicModule } from '@nestjs/common';
 import { Client } from 'pg';
 import type { ServiceConfig } from '@erp/bootstrap';
-import { type DataSourceConfig, migrateDatabase } from '@erp/database';
+import { type DataSourceConfig, ensureRuntimeLogin, migrateDatabase } from '@erp/database';
 import type { ErrorFamily } from '@erp/errors';
 import { createKafka, deadLetterTopicOf, ensureTopics, prefixedTopic } from '@erp/messaging';
 import { TestAuth } from '../auth/test-auth';
 import { testKafkaBrokers, testTopicPrefix } from '../kafka/test-kafka';
-import { createTestDatabase, type TestDatabase } from '../postgres/test-database';
+import { createTestDatabase, testDatabaseServerUrl, type TestDatabase } from '../postgres/test-database';
 import { type InternalApiStub, startInternalApiStub } from '../internal-api/internal-api-stub';
 import { RecordingFetch } from './recording-fetch';
 import { type RunningTestService, startTestService } from './start-test-service';
@@ -36,7 +36,13 @@ export interface ServiceTestAppOptions<C extends ServiceConfig> {
 export interface ServiceTestApp {
   service: RunningTestService;
   database: TestDatabase;
-  /** A direct connection to the service's database, to arrange data and to check what changed. */
+  /**
+   * The service's DATABASE_URL: its database as the runtime login, which owns nothing and reaches
+   * rows only as the request or service role (docs/platform-teams.md, "Database logins").
+   * `database.url` is the owner's (the migrations', and `sql`'s).
+   */
+  runtimeUrl: string;
+  /** A direct connection to the service's database as its owner, to arrange data and to check what changed. */
   sql: Client;
   auth: TestAuth;
   http: RecordingFetch;
@@ -61,6 +67,7 @@ export async function startServiceTestApp<C extends ServiceConfig>(
     migrations: options.migrations,
     applicationName: `${options.name}-migrate`,
   });
+  const runtimeUrl = await ensureRuntimeLogin(testDatabaseServerUrl(), database.name);
   const auth = new TestAuth();
   const topicPrefix = testTopicPrefix(options.instance);
   if (options.consumedTopics?.length) {
@@ -78,7 +85,7 @@ export async function startServiceTestApp<C extends ServiceConfig>(
     name: options.name,
     config: options.config,
     env: {
-      DATABASE_URL: database.url,
+      DATABASE_URL: runtimeUrl,
       KAFKA_BROKERS: testKafkaBrokers().join(','),
       KAFKA_TOPIC_PREFIX: topicPrefix,
       ...auth.serviceEnv,
@@ -93,6 +100,7 @@ export async function startServiceTestApp<C extends ServiceConfig>(
   return {
     service,
     database,
+    runtimeUrl,
     sql,
     auth,
     http: new RecordingFetch(service.url),

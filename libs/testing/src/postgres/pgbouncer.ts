@@ -3,7 +3,7 @@ import { accessSync, constants } from 'node:fs';
 import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { freePort, serverRunAs } from '@erp/database';
+import { DEV_RUNTIME_LOGIN, devRuntimePassword, freePort, serverRunAs } from '@erp/database';
 import { Client } from 'pg';
 
 /** What a suite that needs PgBouncer prints when it cannot find one. */
@@ -37,8 +37,9 @@ export function findPgBouncer(): string | undefined {
 /**
  * A real PgBouncer in front of the PostgreSQL server `serverUrl` names, on a free port of
  * 127.0.0.1, with every database of that server behind it (`*`), for tests that must hold behind
- * a connection pooler. Clients connect with any user name and no password (`auth_type = any`);
- * PgBouncer logs in to the server with `serverUrl`'s credentials. Run as root (CI), it drops to
+ * a connection pooler. Clients connect as the admin of `serverUrl` or as the runtime login
+ * (DEV_RUNTIME_LOGIN), without a password (`auth_type = trust`), and PgBouncer logs in to the server
+ * as that same login, with the password its `auth_file` holds. Run as root (CI), it drops to
  * the embedded server's unprivileged user, since PgBouncer refuses to run as root.
  */
 export async function startPgBouncer(serverUrl: string, options: PgBouncerOptions = {}): Promise<PgBouncer> {
@@ -48,23 +49,27 @@ export async function startPgBouncer(serverUrl: string, options: PgBouncerOption
   const port = await freePort();
   const dir = await mkdtemp(path.join(tmpdir(), 'erp-pgbouncer-'));
   await chmod(dir, 0o755);
-  const serverLogin = [
-    `host=${server.hostname}`,
-    `port=${server.port || '5432'}`,
-    `user=${decodeURIComponent(server.username || 'postgres')}`,
-    ...(server.password ? [`password=${decodeURIComponent(server.password)}`] : []),
-  ].join(' ');
+  const serverAddress = `host=${server.hostname} port=${server.port || '5432'}`;
+  // The logins PgBouncer passes on to the server: the admin's, and the runtime login the services
+  // connect as (ensureRuntimeLogin), each with the password PgBouncer logs in to the server with.
+  const logins = [
+    [decodeURIComponent(server.username || 'postgres'), decodeURIComponent(server.password)],
+    [DEV_RUNTIME_LOGIN, devRuntimePassword(serverUrl)],
+  ];
+  const authFile = path.join(dir, 'userlist.txt');
+  await writeFile(authFile, logins.map(([user, password]) => `"${user}" "${password}"`).join('\n') + '\n', { mode: 0o644 });
   const config = path.join(dir, 'pgbouncer.ini');
   await writeFile(
     config,
     [
       '[databases]',
-      `* = ${serverLogin}`,
+      `* = ${serverAddress}`,
       '[pgbouncer]',
       'listen_addr = 127.0.0.1',
       `listen_port = ${port}`,
       'unix_socket_dir =',
-      'auth_type = any',
+      'auth_type = trust',
+      `auth_file = ${authFile}`,
       `pool_mode = ${options.poolMode ?? 'transaction'}`,
       `default_pool_size = ${options.defaultPoolSize ?? 4}`,
       'max_client_conn = 2000',
