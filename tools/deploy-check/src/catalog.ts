@@ -143,10 +143,21 @@ export const SHARED_VARIABLES: Record<string, SharedVariable> = {
 };
 
 /**
- * Secret holding an app's DATABASE_URL (key `DATABASE_URL`) and, behind a transaction-mode pooler,
- * DATABASE_SESSION_URL (optional key: a direct session for LISTEN wake-ups).
+ * Secret holding an app's DATABASE_URL (key `DATABASE_URL`, the runtime login's) and, behind a
+ * transaction-mode pooler, DATABASE_SESSION_URL (optional key: a direct session for LISTEN
+ * wake-ups). Its pods and their init container read it.
  */
 export const databaseSecretName = (app: string) => `${app}-database`;
+
+/**
+ * Secret of an app's migration Jobs only (docs/platform-teams.md, "Database logins"): the owner's
+ * DATABASE_URL, and DATABASE_RUNTIME_LOGIN (optional: the login of `<app>-database`, which the Job
+ * grants the request and service roles). The pods never mount it.
+ */
+export const databaseOwnerSecretName = (app: string) => `${app}-database-owner`;
+
+/** What a migration Job reads beyond its app's config class (MigrateConfig of @erp/bootstrap). */
+export const MIGRATE_VARIABLES = ['DATABASE_RUNTIME_LOGIN'];
 
 /** The apps this one calls whose URL variable its config declares, with that variable. */
 export function upstreamsOf(app: DeployedApp, apps: DeployedApp[]): Array<{ app: DeployedApp; variable: string }> {

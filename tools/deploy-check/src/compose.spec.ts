@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { loadConfig } from '@erp/bootstrap';
-import { CONTAINER_PORT, deployedApps, REPO_ROOT } from './catalog';
+import { CONTAINER_PORT, deployedApps, MIGRATE_VARIABLES, REPO_ROOT } from './catalog';
 import { contractServiceName, migrationServiceName } from './compose';
 
 interface ComposeService {
@@ -83,6 +83,12 @@ describe('docker/compose.yaml', () => {
         expect(service.environment?.DATABASE_URL).toMatch(
           new RegExp(`^postgres://[^@]+@postgres:5432/${app.database}$`),
         );
+        // Two logins (docs/platform-teams.md): the migrations as the owner, granting the app's.
+        const appLogin = new URL(service.environment?.DATABASE_URL as string).username;
+        const migrationLogin = new URL(migration?.environment?.DATABASE_URL as string).username;
+        expect(migrationLogin).not.toBe(appLogin);
+        expect(migration?.environment?.DATABASE_RUNTIME_LOGIN).toBe(appLogin);
+        expect(contract?.environment).toEqual(migration?.environment);
       },
     );
 
@@ -91,7 +97,8 @@ describe('docker/compose.yaml', () => {
         Boolean,
       ) as ComposeService[]) {
         const env = container.environment ?? {};
-        expect(Object.keys(env).filter((variable) => !app.variables.includes(variable))).toEqual([]);
+        const declared = container === service ? app.variables : [...app.variables, ...MIGRATE_VARIABLES];
+        expect(Object.keys(env).filter((variable) => !declared.includes(variable))).toEqual([]);
         expect(() => loadConfig(app.configClass, env)).not.toThrow();
         expect(env.PORT).toBe(String(CONTAINER_PORT));
       }

@@ -6,6 +6,9 @@ const MINIO_IMAGE = 'minio/minio:RELEASE.2025-04-22T22-12-26Z';
 const MINIO_CLIENT_IMAGE = 'minio/mc:RELEASE.2025-04-16T18-13-26Z';
 const POSTGRES_USER = 'erp';
 const POSTGRES_PASSWORD = 'erp';
+/** The login the apps connect as (docs/platform-teams.md, "Database logins"); the migrations as POSTGRES_USER. */
+const RUNTIME_LOGIN = 'erp_runtime';
+const RUNTIME_PASSWORD = 'erp-runtime';
 const GATEWAY_HOST_PORT = 3000;
 
 export const migrationServiceName = (app: string) => `${app}-migrate`;
@@ -14,31 +17,37 @@ export const imageName = (app: string) => `erp/${app}:local`;
 
 type ComposeService = Record<string, unknown>;
 
-/** Environment of an app's containers in compose: shared variables it declares, its database, upstreams. */
+/**
+ * Environment of an app's containers in compose: shared variables it declares, its database as the
+ * runtime login, upstreams.
+ */
 export function composeEnvironment(app: DeployedApp, apps: DeployedApp[]): Record<string, string> {
   const env: Record<string, string> = {};
   for (const name of sharedVariablesFor(app, 'compose'))
     env[name] = SHARED_VARIABLES[name]?.compose as string;
   if (app.database)
-    env.DATABASE_URL = `postgres://${POSTGRES_USER}:${POSTGRES_PASSWORD}@postgres:5432/${app.database}`;
+    env.DATABASE_URL = `postgres://${RUNTIME_LOGIN}:${RUNTIME_PASSWORD}@postgres:5432/${app.database}`;
   // The gateway calls every service; a service the ones it names in the catalog's `calls`.
   for (const upstream of upstreamsOf(app, apps)) env[upstream.variable] = `http://${upstream.app.name}:${CONTAINER_PORT}`;
   return env;
 }
 
 /**
- * docker/compose.yaml: real Kafka (KRaft, one node), PostgreSQL (one database per service, made
- * by the one-shot `databases`), MinIO with its bucket, and every app built from docker/Dockerfile.
+ * docker/compose.yaml: real Kafka (KRaft, one node), PostgreSQL (one database per service and the
+ * apps' runtime login, made by the one-shot `databases`), MinIO with its bucket, and every app
+ * built from docker/Dockerfile.
  * Each app with a database starts only after its `<app>-migrate` one-shot succeeded.
  */
 export function composeFile(apps: DeployedApp[]): Record<string, unknown> {
   const databases = apps.flatMap((app) => (app.database ? [app.database] : []));
-  const createDatabases = databases
-    .map(
+  const createDatabases = [
+    ...databases.map(
       (name) =>
         `SELECT 'CREATE DATABASE ${name}' WHERE NOT EXISTS (SELECT FROM pg_database WHERE datname = '${name}')\\gexec`,
-    )
-    .join('\n');
+    ),
+    // The runtime login: owns nothing, inherits nothing; each migration grants it its two roles.
+    `SELECT 'CREATE ROLE ${RUNTIME_LOGIN} LOGIN NOINHERIT PASSWORD ''${RUNTIME_PASSWORD}''' WHERE NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '${RUNTIME_LOGIN}')\\gexec`,
+  ].join('\n');
   const services: Record<string, ComposeService> = {
     postgres: {
       image: POSTGRES_IMAGE,
@@ -124,11 +133,17 @@ export function composeFile(apps: DeployedApp[]): Record<string, unknown> {
     const infrastructure = infrastructureDependencies(app);
     const secrets = environment.AUTH_PUBLIC_KEY_FILE ? ['auth_public_key'] : undefined;
     if (app.database) {
+      // The migrations run as the owner and grant the runtime login its roles.
+      const migrationEnvironment = {
+        ...environment,
+        DATABASE_URL: `postgres://${POSTGRES_USER}:${POSTGRES_PASSWORD}@postgres:5432/${app.database}`,
+        DATABASE_RUNTIME_LOGIN: RUNTIME_LOGIN,
+      };
       services[migrationServiceName(app.name)] = {
         build,
         image: imageName(app.name),
         command: ['node', 'migrate.js', '--phase=expand'],
-        environment,
+        environment: migrationEnvironment,
         ...(secrets ? { secrets } : {}),
         depends_on: { databases: { condition: 'service_completed_successfully' } },
         restart: 'no',
@@ -137,7 +152,7 @@ export function composeFile(apps: DeployedApp[]): Record<string, unknown> {
       services[contractServiceName(app.name)] = {
         image: imageName(app.name),
         command: ['node', 'migrate.js', '--phase=contract'],
-        environment,
+        environment: migrationEnvironment,
         ...(secrets ? { secrets } : {}),
         depends_on: { [app.name]: { condition: 'service_healthy' } },
         restart: 'no',

@@ -1,5 +1,6 @@
 import {
   CONFIG_MAP_NAME,
+  databaseOwnerSecretName,
   databaseSecretName,
   type DeployedApp,
   INTERNAL_API_SECRET_NAME,
@@ -49,6 +50,23 @@ export function kubernetesEnvironment(app: DeployedApp, apps: DeployedApp[]): En
   return env;
 }
 
+/**
+ * A migration Job's environment: the app's, but its database as the owner (`<app>-database-owner`),
+ * with the runtime login to grant, and no LISTEN session.
+ */
+export function migrationEnvironment(app: DeployedApp, env: EnvVar[]): EnvVar[] {
+  const owner = databaseOwnerSecretName(app.name);
+  return [
+    ...env.filter((variable) => variable.name !== 'DATABASE_URL' && variable.name !== 'DATABASE_SESSION_URL'),
+    { name: 'DATABASE_URL', valueFrom: { secretKeyRef: { name: owner, key: 'DATABASE_URL' } } },
+    { name: 'DATABASE_RUNTIME_LOGIN', valueFrom: { secretKeyRef: { name: owner, key: 'DATABASE_RUNTIME_LOGIN', optional: true } } },
+  ];
+}
+
+/** The dev overlay's logins: the owner that migrates, and the runtime login the pods connect as. */
+export const DEV_DATABASE_OWNER = { user: 'erp', password: 'erp-dev-password' };
+export const DEV_DATABASE_RUNTIME = { user: 'erp_runtime', password: 'erp-dev-runtime-password' };
+
 /** The overlay's own objects: the shared ConfigMap and, where shipped, the Secrets. */
 export function environmentManifests(
   env: Environment,
@@ -64,17 +82,26 @@ export function environmentManifests(
   const data = Object.fromEntries([...configKeys].sort().map((key) => [key, env.config[key] ?? '']));
   const config: Manifest = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: CONFIG_MAP_NAME }, data };
   if (!env.shipsSecrets) return { config, secrets: [] };
+  const databaseUrl = (login: { user: string; password: string }, database: string) =>
+    `postgres://${login.user}:${login.password}@postgres.${env.namespace}.svc:5432/${database}`;
   const secrets: Manifest[] = apps
     .filter((app) => app.database)
-    .map((app) => ({
-      apiVersion: 'v1',
-      kind: 'Secret',
-      metadata: { name: databaseSecretName(app.name) },
-      type: 'Opaque',
-      stringData: {
-        DATABASE_URL: `postgres://erp:erp-dev-password@postgres.${env.namespace}.svc:5432/${app.database}`,
+    .flatMap((app) => [
+      {
+        apiVersion: 'v1',
+        kind: 'Secret',
+        metadata: { name: databaseSecretName(app.name) },
+        type: 'Opaque',
+        stringData: { DATABASE_URL: databaseUrl(DEV_DATABASE_RUNTIME, app.database as string) },
       },
-    }));
+      {
+        apiVersion: 'v1',
+        kind: 'Secret',
+        metadata: { name: databaseOwnerSecretName(app.name) },
+        type: 'Opaque',
+        stringData: { DATABASE_URL: databaseUrl(DEV_DATABASE_OWNER, app.database as string), DATABASE_RUNTIME_LOGIN: DEV_DATABASE_RUNTIME.user },
+      },
+    ]);
   if (apps.some((app) => sharedVariablesFor(app, 'kubernetes').some((name) => name.startsWith('S3_')))) {
     secrets.push({
       apiVersion: 'v1',

@@ -1,5 +1,5 @@
 import type { DeployedApp } from './catalog';
-import type { EnvVar } from './kubernetes-environment';
+import { type EnvVar, migrationEnvironment } from './kubernetes-environment';
 import type { Manifest } from './kubernetes';
 import { containerSecurity, labels, podSecurity, tmpMount, tmpVolume } from './kubernetes-pod';
 
@@ -21,7 +21,8 @@ const migrateResources = { requests: { cpu: '50m', memory: '128Mi' }, limits: { 
 /**
  * A migration Job of an app (docs/migrations.md): `expand` (`<app>-migrate`, applied with the
  * release, before its pods roll) or `contract` (`<app>-migrate-contract`, applied once every pod
- * runs the release). Same image and variables as the app.
+ * runs the release). Same image and variables as the app, but the database as its owner
+ * (migrationEnvironment): the pods connect as the runtime login.
  */
 export function migrationJob(app: DeployedApp, env: EnvVar[], image: string, phase: 'expand' | 'contract'): Manifest {
   const component = phase === 'expand' ? 'migration' : 'migration-contract';
@@ -49,7 +50,7 @@ export function migrationJob(app: DeployedApp, env: EnvVar[], image: string, pha
               name: MIGRATE_CONTAINER,
               image,
               command: ['node', 'migrate.js', `--phase=${phase}`],
-              env,
+              env: migrationEnvironment(app, env),
               resources: migrateResources,
               securityContext: containerSecurity,
               volumeMounts: [tmpMount],

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { loadConfig } from '@erp/bootstrap';
-import { CONFIG_MAP_NAME, deployedApps, INTERNAL_API_SECRET_NAME, METRICS_PORT, REPO_ROOT } from './catalog';
+import { CONFIG_MAP_NAME, deployedApps, INTERNAL_API_SECRET_NAME, METRICS_PORT, MIGRATE_VARIABLES, REPO_ROOT } from './catalog';
 import { ENVIRONMENTS } from './environments';
 import { expectedImage } from './images';
 import {
@@ -167,18 +167,30 @@ describe.each(Object.keys(rendered))('the %s manifests', (dir) => {
       },
     );
 
-    it('sets only variables its config class declares, DATABASE_URL from a Secret', () => {
+    it('sets only variables its config class declares, DATABASE_URL from a Secret: the owner login for the Job, the runtime login for the pods', () => {
       const workloads = [find(objects, 'Deployment', name), find(objects, 'Job', `${name}-migrate`)].filter(
         Boolean,
       ) as Manifest[];
       for (const workload of workloads) {
-        const env = podSpec(workload).containers[0]?.env ?? [];
-        expect(env.map((e) => e.name).filter((variable) => !app.variables.includes(variable))).toEqual([]);
-        if (app.database) {
-          expect(env.find((e) => e.name === 'DATABASE_URL')?.valueFrom?.secretKeyRef).toEqual({
-            name: `${name}-database`,
-            key: 'DATABASE_URL',
-          });
+        const isJob = workload.kind === 'Job';
+        const containers = [...podSpec(workload).containers, ...((podSpec(workload) as { initContainers?: Container[] }).initContainers ?? [])];
+        for (const container of containers) {
+          const env = container.env ?? [];
+          const declared = isJob ? [...app.variables, ...MIGRATE_VARIABLES] : app.variables;
+          expect(env.map((e) => e.name).filter((variable) => !declared.includes(variable))).toEqual([]);
+          if (app.database) {
+            expect(env.find((e) => e.name === 'DATABASE_URL')?.valueFrom?.secretKeyRef).toEqual({
+              name: isJob ? `${name}-database-owner` : `${name}-database`,
+              key: 'DATABASE_URL',
+            });
+          }
+          if (isJob) {
+            expect(env.find((e) => e.name === 'DATABASE_RUNTIME_LOGIN')?.valueFrom?.secretKeyRef).toEqual({
+              name: `${name}-database-owner`,
+              key: 'DATABASE_RUNTIME_LOGIN',
+              optional: true,
+            });
+          }
         }
       }
     });
@@ -282,11 +294,15 @@ describe.each(ENVIRONMENTS.map((env) => [env.name, env] as const))('the %s overl
     expect(holders).toEqual(['attachments-v1', 'customers-v1', 'sales-orders-v3', 'supplier-invoices-v1']);
   });
 
-  it('starts every app with only the <app>-database Secrets and the internal API secret: object storage keys and Kafka SASL are optional', () => {
+  it('starts every app with only the <app>-database and <app>-database-owner Secrets and the internal API secret: object storage keys and Kafka SASL are optional', () => {
     const required = [
       ...apps.flatMap((app) =>
         app.database
-          ? [{ apiVersion: 'v1', kind: 'Secret', metadata: { name: `${app.name}-database` }, stringData: { DATABASE_URL: `postgres://u:p@db:5432/${app.database}` } }]
+          ? [
+              { apiVersion: 'v1', kind: 'Secret', metadata: { name: `${app.name}-database` }, stringData: { DATABASE_URL: `postgres://u:p@db:5432/${app.database}` } },
+              // DATABASE_RUNTIME_LOGIN is optional: an operator may grant the roles by hand.
+              { apiVersion: 'v1', kind: 'Secret', metadata: { name: `${app.name}-database-owner` }, stringData: { DATABASE_URL: `postgres://o:p@db:5432/${app.database}` } },
+            ]
           : [],
       ),
       { apiVersion: 'v1', kind: 'Secret', metadata: { name: INTERNAL_API_SECRET_NAME }, stringData: { secret: 'an-internal-api-secret-of-at-least-32-characters' } },

@@ -82,8 +82,8 @@ describe.each(variants)('the $name overlay', ({ name, pooler, dir }) => {
       PodDisruptionBudget: perApp + (pooler ? 1 : 0),
       PodMonitor: perApp,
       PrometheusRule: 6,
-      // per database its <app>-database; object storage's and the internal API's; pgbouncer's.
-      ...(env?.shipsSecrets ? { Secret: migrations + 2 + (pooler ? 1 : 0) } : {}),
+      // per database its <app>-database and <app>-database-owner; object storage's and the internal API's; pgbouncer's.
+      ...(env?.shipsSecrets ? { Secret: 2 * migrations + 2 + (pooler ? 1 : 0) } : {}),
       Service: perApp + (pooler ? 1 : 0),
       ServiceAccount: perApp,
     });

@@ -1,3 +1,4 @@
+import { DEV_DATABASE_OWNER, DEV_DATABASE_RUNTIME } from './kubernetes-environment';
 import type { Environment } from './environments';
 import type { Manifest } from './kubernetes';
 
@@ -122,8 +123,10 @@ export function pgbouncerComponent(env: Environment): Manifest[] {
       kind: 'Secret',
       metadata: { name: PGBOUNCER_USERLIST_SECRET, labels },
       type: 'Opaque',
-      // The dev overlay's throw-away login (the same as its <app>-database Secrets).
-      stringData: { 'userlist.txt': '"erp" "erp-dev-password"\n' },
+      // The dev overlay's throw-away logins (its <app>-database-owner and <app>-database Secrets').
+      stringData: {
+        'userlist.txt': [DEV_DATABASE_OWNER, DEV_DATABASE_RUNTIME].map(({ user, password }) => `"${user}" "${password}"\n`).join(''),
+      },
     });
   }
   return objects;
