@@ -8,7 +8,7 @@ import { withAdminClient } from './database-admin';
 /** Runs one statement and returns its rows. */
 type RunQuery = (text: string, values?: unknown[]) => Promise<unknown>;
 
-export interface LoginFacts {
+interface LoginFacts {
   exists: boolean;
   can_login: boolean;
   superuser: boolean;
@@ -64,7 +64,7 @@ async function grantRuntimeLoginWith(query: RunQuery, login: string): Promise<vo
 }
 
 /** Why `facts` do not describe a login the services may connect as (empty when they do). */
-export function runtimeLoginRefusals(facts: LoginFacts): string[] {
+function runtimeLoginRefusals(facts: LoginFacts): string[] {
   if (!facts.exists) return ['no such role (create it: CREATE ROLE ... LOGIN NOINHERIT PASSWORD ...)'];
   const refusals: string[] = [];
   if (!facts.can_login) refusals.push('it cannot log in');
