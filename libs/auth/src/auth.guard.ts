@@ -12,6 +12,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type AuthContext, authenticateRequest, scopeForMethod } from './authenticate-request';
 import { authenticateServiceCall, INTERNAL_API_HEADER, ServiceTokenVerifier } from './service-tokens';
 import { TokenVerifier } from './token-verifier';
+import { bindRequestLog } from './request-log-bindings';
 
 export const AUTH_OPTIONS = Symbol('AUTH_OPTIONS');
 const PUBLIC_ROUTE = 'erp:public-route';
@@ -78,7 +79,7 @@ export class AuthGuard implements CanActivate {
         });
     request.auth = auth;
     // Every log line of this request from here on names the company (never the token).
-    request.log = request.log.child({ companyId: auth.companyId, applicationType: auth.applicationType });
+    bindRequestLog(request, { companyId: auth.companyId, applicationType: auth.applicationType });
     return true;
   }
 

@@ -5,3 +5,4 @@ export * from './auth.guard';
 export * from './auth.module';
 export * from './dev-tokens';
 export * from './service-tokens';
+export * from './request-log-bindings';

@@ -3,7 +3,7 @@ import { Writable } from 'node:stream';
 import type { DestinationStream } from 'pino';
 import { context, trace } from '@opentelemetry/api';
 import { InMemorySpanExporter } from '@opentelemetry/sdk-trace-base';
-import { createLogger, PinoNestLogger, requestIdFor } from './logger';
+import { createLogger, PinoNestLogger, redactSecrets, requestIdFor } from './logger';
 import { shutdownTracing, startTracing, tracer } from './tracing/tracing';
 
 // createLogger writes to stdout; to read its output, the real pino is wrapped so that every logger
@@ -125,6 +125,37 @@ describe('createLogger', () => {
     createLogger({ service: 's' }).info({ subscription: { id: 'sub-1', [key]: 'do-not-log-me' } }, 'm');
     expect(out.text()).not.toContain('do-not-log-me');
     expect(out.lines()[0].subscription).toEqual({ id: 'sub-1', [key]: '[redacted]' });
+  });
+
+  it.each(['authorization', 'cookie', 'password', 'secret', 'token', 'privateKeyPem'])('redacts %s at any depth, in arrays too', (key) => {
+    const out = capture();
+    createLogger({ service: 's' }).info({ err: { cause: { request: { [key]: 'deep-secret' } } }, items: [{ [key]: 'in-array' }] }, 'm');
+    expect(out.text()).not.toMatch(/deep-secret|in-array/);
+    expect(out.lines()[0]).toMatchObject({ err: { cause: { request: { [key]: '[redacted]' } } }, items: [{ [key]: '[redacted]' }] });
+  });
+
+  it("redacts a child logger's bindings", () => {
+    const out = capture();
+    createLogger({ service: 's' }).child({ token: 'bound-secret', companyId: '1000001' }).info('m');
+    expect(out.text()).not.toContain('bound-secret');
+    expect(out.lines()[0]).toMatchObject({ token: '[redacted]', companyId: '1000001' });
+  });
+
+  it('leaves text that only looks like a secret key, in a value or a message, as written', () => {
+    const out = capture();
+    createLogger({ service: 's' }).info({ note: '{"token":"not-a-key"}', tokens: 3 }, 'the "password": field is required');
+    expect(out.lines()[0]).toMatchObject({ note: '{"token":"not-a-key"}', tokens: 3, msg: 'the "password": field is required' });
+  });
+
+  it('writes a line without a secret key exactly as pino made it', () => {
+    const line = '{"level":30,"time":"2026-11-28T08:00:00.000Z","service":"s","req":{"url":"/v1/customer?token=x"},"msg":"m"}\n';
+    expect(redactSecrets(line)).toBe(line);
+  });
+
+  it('withholds a line that names a secret key but is not JSON', () => {
+    const line = '{"level":30,"token":"half-written\n';
+    expect(redactSecrets(line)).not.toContain('half-written');
+    expect(JSON.parse(redactSecrets(line))).toMatchObject({ level: 50, msg: expect.stringContaining('withheld') });
   });
 
   it('keeps ordinary fields', () => {

@@ -31,23 +31,47 @@ export interface LoggerOptions {
 export const FLUSH_INTERVAL_MS = 1000;
 const ERROR_LEVEL = pino.levels.values.error;
 
-const SECRET_KEYS = ['authorization', 'password', 'secret', 'token', 'privateKeyPem'];
+/**
+ * Keys whose values never reach a log line, at any depth: tokens, secrets and session cookies stay
+ * out even if a later change starts logging whole headers, bodies or errors.
+ */
+const SECRET_KEYS = ['authorization', 'cookie', 'password', 'secret', 'token', 'privateKeyPem'];
+const SECRET_KEY_SET = new Set(SECRET_KEYS);
+const CENSOR = '[redacted]';
 
 /**
- * Paths that must never reach a log line. Tokens, secrets and signatures are redacted even if a
- * later change starts logging whole headers or bodies.
+ * Such a key as pino writes it into a line: compact JSON, so every key follows `{` or `,`. A
+ * string value that holds the same text has its quotes escaped (`\"token\":`) and does not match.
  */
-const REDACTED_PATHS = [
-  // `*.key` matches one level down only, so the top-level keys are listed too.
-  ...SECRET_KEYS,
-  ...SECRET_KEYS.map((key) => `*.${key}`),
-  'req.headers.authorization',
-  'req.headers.cookie',
-  'headers.authorization',
-  'headers.cookie',
-  '*.headers.authorization',
-  '*.headers.cookie',
-];
+const SECRET_KEY_IN_LINE = new RegExp(`[{,]"(?:${SECRET_KEYS.join('|')})":`);
+
+/** Written instead of a line that names a secret but is not JSON (pino writes JSON: never seen). */
+const WITHHELD_LINE = `${JSON.stringify({ level: 50, msg: 'log line withheld: it names a secret key and could not be redacted' })}\n`;
+
+function censorSecrets(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(censorSecrets);
+  if (typeof value !== 'object' || value === null) return value;
+  // fromEntries keeps a `__proto__` key of the line as a key (an assignment would set the prototype).
+  return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, SECRET_KEY_SET.has(key) ? CENSOR : censorSecrets(inner)]));
+}
+
+/**
+ * pino's `hooks.streamWrite`: the finished line, with the value of every secret key censored.
+ *
+ * Why not pino's `redact`: it needs a path per place (`*.token` reaches one level down only), and a
+ * path beginning with `*` runs its redactor (a selective clone and a second serialisation) on every
+ * value of every line, strings and numbers included: that was most of what a request line cost
+ * (docs/benchmark-history/2026-11-28-cost-per-request.md). Here a line without such a key costs one
+ * regular-expression test; a line with one is parsed, censored at any depth and written again.
+ */
+export function redactSecrets(line: string): string {
+  if (!SECRET_KEY_IN_LINE.test(line)) return line;
+  try {
+    return `${JSON.stringify(censorSecrets(JSON.parse(line)))}\n`;
+  } catch {
+    return WITHHELD_LINE;
+  }
+}
 
 export function createLogger(options: LoggerOptions): Logger {
   // pino's own asynchronous logging (docs/asynchronous.md): sonic-boom gathers lines up to
@@ -66,20 +90,20 @@ export function createLogger(options: LoggerOptions): Logger {
       name: options.service,
       level: options.level ?? 'info',
       base: { service: options.service },
-      redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
       timestamp: pino.stdTimeFunctions.isoTime,
       ...(options.traceIds ? { mixin: activeTraceIds } : {}),
-      // An error line is not left waiting: it is what an operator looks for first.
-      ...(destination
-        ? {
-            hooks: {
+      hooks: {
+        streamWrite: redactSecrets,
+        // An error line is not left waiting: it is what an operator looks for first.
+        ...(destination
+          ? {
               logMethod(this: Logger, args: Parameters<Logger['info']>, method: Logger['info'], level: number) {
                 method.apply(this, args);
                 if (level >= ERROR_LEVEL) flush();
               },
-            },
-          }
-        : {}),
+            }
+          : {}),
+      },
       transport: options.pretty ? { target: 'pino-pretty', options: { singleLine: true } } : undefined,
     },
     destination,

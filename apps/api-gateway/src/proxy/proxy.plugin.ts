@@ -2,7 +2,7 @@ import { PassThrough } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
 import replyFrom from '@fastify/reply-from';
-import { type AuthContext, authenticateRequest, scopeForMethod, type TokenVerifier } from '@erp/auth';
+import { type AuthContext, authenticateRequest, bindRequestLog, scopeForMethod, type TokenVerifier } from '@erp/auth';
 import { ApiError, errorFamilyForPath, renderError, ServiceUnavailableError, toApiError } from '@erp/errors';
 import { ERP_ATTRIBUTES, requestSpan, traceHeadersFor } from '@erp/observability';
 import { ReplicaReadinessWatch } from './replica-readiness';
@@ -95,7 +95,7 @@ export async function proxyPlugin(fastify: FastifyInstance, options: ProxyPlugin
       requireApplicationType: route.rule.v1,
       requiredScope: route.rule.scope ?? scopeForMethod(request.method),
     });
-    request.log = request.log.child({ companyId: auth.companyId, upstream: route.rule.upstream });
+    bindRequestLog(request, { companyId: auth.companyId, upstream: route.rule.upstream });
     requestSpan(request)?.setAttribute(ERP_ATTRIBUTES.companyId, auth.companyId);
     proxied.set(request, { route, auth });
   });
