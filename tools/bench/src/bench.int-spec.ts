@@ -121,6 +121,14 @@ describe('tools/bench against the real system', () => {
     expect(Object.keys(only.memory)).toEqual(expect.arrayContaining(['api-gateway', 'customers-baseline', 'customers-v1']));
     if (process.platform === 'linux') {
       for (const memory of Object.values(only.memory)) expect(memory.peakRssMiB).toBeGreaterThan(10);
+      // The tests' PostgreSQL runs on this machine: its CPU per request is measured beside the
+      // processes', and so is the load generator's.
+      for (const m of only.measurements) {
+        expect(m.databaseCpuMsPerRequest).toBeGreaterThan(0);
+        expect(m.loadGeneratorCpuMsPerRequest).toBeGreaterThan(0);
+      }
+      // Three processes, PostgreSQL, the load generator and the sum: all measured.
+      expect(report.notes?.join('\n')).toMatch(/\| 2k \| direct( \| \d+\.\d\d){6} \|/);
     }
     expect(report.targets).toEqual([]); // the issue's targets need the 10k/100k/1M cases
     expect(markdownReport(results)).toContain('| 2k |');

@@ -28,6 +28,10 @@ export interface LoadMeasurement {
   statusCounts?: Record<string, number>;
   /** CPU ms per answered request of each process while this target was loaded (from /proc). */
   cpuMsPerRequest?: Record<string, number>;
+  /** CPU ms per answered request of the PostgreSQL server (all its processes), where it runs on this machine. */
+  databaseCpuMsPerRequest?: number;
+  /** CPU ms per answered request of the bench process itself: the load generator (autocannon). */
+  loadGeneratorCpuMsPerRequest?: number;
 }
 
 /**

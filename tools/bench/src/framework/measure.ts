@@ -1,4 +1,5 @@
 import { round, runLoad, type LoadMeasurement } from './load';
+import { databaseServerCpuMs } from './database-server-cpu';
 import { cpuTimes, sampleMemory, type ProcessMemory } from './process-memory';
 import type { BenchContext } from './scenario';
 
@@ -39,7 +40,15 @@ export function combineRounds(rounds: LoadMeasurement[]): LoadMeasurement {
         round(median(rounds.map((m) => m.cpuMsPerRequest?.[name] ?? NaN))),
       ]),
     ),
+    ...optionalMedian('databaseCpuMsPerRequest', rounds),
+    ...optionalMedian('loadGeneratorCpuMsPerRequest', rounds),
   };
+}
+
+/** `{ [key]: median }` of a figure every round has, else nothing. */
+function optionalMedian(key: 'databaseCpuMsPerRequest' | 'loadGeneratorCpuMsPerRequest', rounds: LoadMeasurement[]): Partial<LoadMeasurement> {
+  const values = rounds.map((m) => m[key]);
+  return values.every((v): v is number => v !== undefined) ? { [key]: round(median(values)) } : {};
 }
 
 /**
@@ -80,6 +89,8 @@ export async function measureTargets(
   for (let r = 0; r < rounds; r++) {
     for (const [i, target] of targets.entries()) {
       const cpuBefore = cpuTimes(context.pids);
+      const databaseBefore = context.databaseServerPid ? databaseServerCpuMs(context.databaseServerPid) : null;
+      const ownBefore = process.cpuUsage();
       const measured = await runLoad(target.name, {
         ...target,
         connections,
@@ -92,6 +103,12 @@ export async function measureTargets(
       for (const [name, before] of Object.entries(cpuBefore)) {
         const after = cpuAfter[name];
         if (before !== null && after !== null && answered > 0) measured.cpuMsPerRequest[name] = round((after - before) / answered);
+      }
+      if (answered > 0) {
+        const own = process.cpuUsage(ownBefore);
+        measured.loadGeneratorCpuMsPerRequest = round((own.user + own.system) / 1000 / answered);
+        const databaseAfter = context.databaseServerPid ? databaseServerCpuMs(context.databaseServerPid) : null;
+        if (databaseBefore !== null && databaseAfter !== null) measured.databaseCpuMsPerRequest = round((databaseAfter - databaseBefore) / answered);
       }
       perTarget[i].push(measured);
     }

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import { generateDevKeyPair } from '@erp/auth';
 import { type AppBuild, startSystem, type RunningSystem } from '@erp/dev';
+import { findDatabaseServerPid } from './database-server-cpu';
 import type { BenchContext, BenchScenario, LoadSettings, ScenarioReport } from './scenario';
 
 export interface MachineInfo {
@@ -53,6 +54,11 @@ export interface ScenarioRunOptions {
   log?: (line: string) => void;
 }
 
+async function databaseServerPidOf(system: RunningSystem): Promise<number | undefined> {
+  const url = Object.values(system.databaseUrls)[0];
+  return url ? findDatabaseServerPid(url) : undefined;
+}
+
 /** Runs the scenarios one after the other against a system that is already running. */
 export async function runScenarios(system: RunningSystem, options: ScenarioRunOptions): Promise<BenchResults> {
   const startedAt = new Date().toISOString();
@@ -63,6 +69,7 @@ export async function runScenarios(system: RunningSystem, options: ScenarioRunOp
     serviceUrls: system.serviceUrls,
     databaseUrls: system.databaseUrls,
     pids: Object.fromEntries(system.processes.map((p) => [p.name, p.child.pid ?? 0])),
+    databaseServerPid: await databaseServerPidOf(system),
     keys: system.keys,
     kafkaBrokers: system.kafkaBrokers,
     load: options.load,

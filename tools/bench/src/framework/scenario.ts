@@ -25,6 +25,11 @@ export interface BenchContext {
   databaseUrls: Record<string, string>;
   /** pid of each running process by name (services, gateway); a scenario adds its baselines. */
   pids: Record<string, number>;
+  /**
+   * The PostgreSQL server's pid when it runs on this machine (the embedded one always does): its
+   * CPU per request is measured beside the processes' (`databaseCpuMsPerRequest`).
+   */
+  databaseServerPid?: number;
   /** The key the system trusts: sign tokens with `signDevToken(keys.privateKeyPem, ...)`. */
   keys: DevKeyPair;
   /** The Kafka the services use: for a scenario that starts a process of its own beside them. */

@@ -3,6 +3,7 @@ import { signDevToken } from '@erp/auth';
 import { spawnBaseline } from '../baseline/spawn-baseline';
 import { loadCustomers } from '../data/customers.generator';
 import { SeededRandom } from '../data/random';
+import { cpuBreakdownNotes } from '../framework/cpu-breakdown';
 import { fetchBody } from '../framework/http';
 import { round } from '../framework/load';
 import { measureTargets, readCaseRatios, type LoadTarget } from '../framework/measure';
@@ -97,7 +98,8 @@ export const customersListScenario: BenchScenario = {
     } finally {
       await baseline.stop();
     }
-    return { scenario: this.name, title: this.title, cases, targets: customersListTargets(cases) };
+    const notes = cpuBreakdownNotes(cases, ['customers-v1', 'api-gateway', 'customers-baseline']);
+    return { scenario: this.name, title: this.title, cases, targets: customersListTargets(cases), notes };
   },
 };
 
