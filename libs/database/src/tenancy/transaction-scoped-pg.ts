@@ -1,5 +1,5 @@
 import pg, { type QueryConfig, type QueryResult, type QueryResultRow } from 'pg';
-import { currentTenantScope } from './tenant-scope';
+import { currentTenantScope, type TenantScope } from './tenant-scope';
 import { COMPANY_SETTING } from './tenant-role';
 import { WithTransactionSettings } from './with-transaction-settings';
 
@@ -34,6 +34,9 @@ export interface DriverSettings extends TransactionSettings {
 export const DRIVER_SETTINGS = Symbol.for('@erp/database:driver-settings');
 
 export type TransactionScopedPg = typeof pg & { [DRIVER_SETTINGS]: DriverSettings };
+
+/** Scopes whose settings statement a pool keeps built (companies, and the service scope). */
+const MAX_CACHED_SETTINGS = 10_000;
 
 const OPENS_TRANSACTION = /^\s*(BEGIN|START\s+TRANSACTION)\b/i;
 // `ROLLBACK TO SAVEPOINT` stays inside the transaction; everything else here ends it.
@@ -81,6 +84,8 @@ export function transactionScopedPg(settings: DriverSettings): TransactionScoped
 
 /** The pg Client class of `transactionScopedPg`, for a pool or a session of one's own (the outbox relay). */
 export function transactionScopedClient(wanted: TransactionSettings): typeof pg.Client {
+  // Each scope's settings statement, shared by the clients of this class (one settings object).
+  const settingsByScope = new Map<string, string>();
   return class TransactionScopedClient extends pg.Client {
     private transactionOpen = false;
 
@@ -189,6 +194,20 @@ export function transactionScopedClient(wanted: TransactionSettings): typeof pg.
     }
 
     private settingsStatement(): string {
+      const scope = currentTenantScope();
+      // Without the tenant wall every scope's statement is the same (the timeouts only).
+      const key = !wanted.tenantRole ? 'timeouts' : scope.kind === 'company' ? `company:${scope.companyId}` : scope.kind;
+      let statement = settingsByScope.get(key);
+      if (statement === undefined) {
+        statement = this.buildSettingsStatement(scope);
+        // Built once per scope, not per statement; bounded, for a service that sees many companies.
+        if (settingsByScope.size >= MAX_CACHED_SETTINGS) settingsByScope.clear();
+        settingsByScope.set(key, statement);
+      }
+      return statement;
+    }
+
+    private buildSettingsStatement(scope: TenantScope): string {
       const set = (name: string, value: string) => `set_config(${this.escapeLiteral(name)}, ${this.escapeLiteral(value)}, true)`;
       const settings = [
         set('statement_timeout', String(wanted.statementTimeoutMs)),
@@ -197,7 +216,6 @@ export function transactionScopedClient(wanted: TransactionSettings): typeof pg.
       // Role, company and path only where the tenant wall reads them: a service without it has no
       // `<db>_app` role, and its statements then cost three settings less.
       if (wanted.tenantRole) {
-        const scope = currentTenantScope();
         settings.push(set('role', scope.kind === 'company' ? wanted.tenantRole : (wanted.serviceRole ?? 'none')));
         settings.push(set(COMPANY_SETTING, scope.kind === 'company' ? scope.companyId : ''));
         // The tenant views (enableTenantViewsV1) live in the schema named as the role, first on
