@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { LoggerService } from '@nestjs/common';
-import pino, { type Logger } from 'pino';
+import pino, { type DestinationStream, type Logger } from 'pino';
 import { activeTraceIds } from './tracing/tracing';
 
 export interface LoggerOptions {
@@ -25,6 +25,8 @@ export interface LoggerOptions {
   bufferBytes?: number;
   /** With `bufferBytes`: the longest a gathered line waits (default FLUSH_INTERVAL_MS). */
   flushIntervalMs?: number;
+  /** Where lines go instead of stdout (`npm run bench:log-line`); ignored with `pretty` or `bufferBytes`. */
+  destination?: DestinationStream;
 }
 
 /** The longest a gathered line waits for its write (see `bufferBytes`). */
@@ -106,7 +108,7 @@ export function createLogger(options: LoggerOptions): Logger {
       },
       transport: options.pretty ? { target: 'pino-pretty', options: { singleLine: true } } : undefined,
     },
-    destination,
+    destination ?? (options.pretty ? undefined : options.destination),
   );
   if (destination) setInterval(flush, options.flushIntervalMs ?? FLUSH_INTERVAL_MS).unref();
   return logger;
