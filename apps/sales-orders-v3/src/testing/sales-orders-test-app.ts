@@ -206,6 +206,13 @@ export async function putInventoryItems(t: SalesOrdersTestApp, company: string, 
 }
 
 /**
+ * How long a describe's start and setup may take. The write specs create thousands of catalogue
+ * items through the API first (3000 PUTs): 35-45 s alone on 2 cores, and past the tests' 60 s
+ * when a full `npm test` ran the end-to-end suites beside them on a slow machine (2026-11-28).
+ */
+const SETUP_TIMEOUT_MS = 180_000;
+
+/**
  * Starts a sales-orders-v3 for the calling describe (its own database) and runs `setup` on it before
  * the first test; closes it at the end, failing if any request answered 5xx. Returns the app, for
  * use in tests (the specs' kits build their calls on it).
@@ -219,7 +226,7 @@ export function useSalesOrdersTestApp(name: string, setup?: (t: SalesOrdersTestA
   beforeAll(async () => {
     t = await startSalesOrdersTestApp(name);
     await setup?.(t);
-  });
+  }, SETUP_TIMEOUT_MS);
   afterAll(async () => {
     expect(app().http.serverErrors()).toEqual([]);
     await app().close();
