@@ -47,8 +47,8 @@ async function startSpanSink(): Promise<{ url: string; close(): Promise<void> }>
 
 /**
  * Scenario 8: what the stages of a customers-list request that the service's settings can switch
- * cost, in one run. customers-v1 as shipped (the system's process) and one process per switched
- * stage answer the same `GET /v1/customer?status=Active&pageSize=100&pageNumber=k` sequence,
+ * cost, in one run. customers-v1 as shipped and with each stage switched, each in a process of its
+ * own beside the system's (consumers off, the same database), answer the same `GET /v1/customer?status=Active&pageSize=100&pageNumber=k` sequence,
  * alternating over the rounds with the raw baseline; each one's CPU per request is that of its own
  * process. Stages no setting switches (authentication, validation, the tenant binding, the
  * framework) are in the CPU profile's breakdown (`npm run bench:profile-stages`).
@@ -79,12 +79,16 @@ export const requestStagesScenario: BenchScenario = {
     const sink = await startSpanSink();
     const baseline = await spawnBaseline('customers-baseline', 'tools/bench/src/baseline/customers-baseline.main.ts', { DATABASE_URL: context.databaseUrls['customers-v1'] });
     const variants: Array<{ stage: StageSwitch; process: ServiceVariant }> = [];
+    // As shipped in a process like the switched ones (fresh, consumers off), not the system's own,
+    // which also runs the Kafka consumers and the background work: like is compared with like.
+    let shippedProcess: ServiceVariant | undefined;
     try {
+      shippedProcess = await startServiceVariant(context, 'customers-v1', SHIPPED, {});
       for (const stage of SWITCHES) variants.push({ stage, process: await startServiceVariant(context, 'customers-v1', stage.name, stage.env(context, sink.url)) });
-      const processOf: Record<string, string> = { [SHIPPED]: 'customers-v1', baseline: 'customers-baseline', ...Object.fromEntries(SWITCHES.map((s) => [s.name, s.name])) };
-      const pids = { ...context.pids, 'customers-baseline': baseline.pid, ...Object.fromEntries(variants.map((v) => [v.stage.name, v.process.pid])) };
+      const processOf: Record<string, string> = { [SHIPPED]: SHIPPED, baseline: 'customers-baseline', ...Object.fromEntries(SWITCHES.map((s) => [s.name, s.name])) };
+      const pids = { [SHIPPED]: shippedProcess.pid, 'customers-baseline': baseline.pid, ...Object.fromEntries(variants.map((v) => [v.stage.name, v.process.pid])) };
       const targets: LoadTarget[] = [
-        { name: SHIPPED, baseUrl: context.serviceUrls['customers-v1'], headers, paths },
+        { name: SHIPPED, baseUrl: shippedProcess.url, headers, paths },
         ...variants.map((v) => ({ name: v.stage.name, baseUrl: v.process.url, headers, paths })),
         { name: 'baseline', baseUrl: baseline.url, headers, paths },
       ];
@@ -113,7 +117,7 @@ export const requestStagesScenario: BenchScenario = {
       ];
       return { scenario: this.name, title: this.title, cases, targets: [], notes };
     } finally {
-      await Promise.all(variants.map((v) => v.process.stop()));
+      await Promise.all([...variants.map((v) => v.process.stop()), shippedProcess?.stop()]);
       await baseline.stop();
       await sink.close();
     }
