@@ -1,17 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { Client } from 'pg';
-
-const TICKS_PER_SECOND = 100; // USER_HZ on Linux
-
-/** Fields of /proc/<pid>/stat after the command (which may hold spaces): field 3 onwards. */
-function statFields(pid: number | string): string[] | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  } catch {
-    return null; // gone, or not Linux
-  }
-}
+import { CLOCK_TICKS_PER_SECOND, procStatFields } from './process-memory';
 
 /**
  * The pid of the PostgreSQL server (the postmaster) behind `databaseUrl` when it runs on this
@@ -23,7 +12,7 @@ export async function findDatabaseServerPid(databaseUrl: string): Promise<number
   await client.connect();
   try {
     const { rows } = await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
-    const parent = Number(statFields(rows[0].pid)?.[1]);
+    const parent = Number(procStatFields(rows[0].pid)?.[1]);
     if (!parent) return undefined;
     const command = readFileSync(`/proc/${parent}/comm`, 'utf8').trim();
     return command === 'postgres' || command === 'postmaster' ? parent : undefined;
@@ -41,13 +30,13 @@ export async function findDatabaseServerPid(databaseUrl: string): Promise<number
  * Null without /proc or once the server is gone.
  */
 export function databaseServerCpuMs(postmasterPid: number): number | null {
-  const own = statFields(postmasterPid);
+  const own = procStatFields(postmasterPid);
   if (!own) return null;
   let ticks = Number(own[11]) + Number(own[12]) + Number(own[13]) + Number(own[14]);
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
-    const fields = statFields(entry);
+    const fields = procStatFields(entry);
     if (fields && Number(fields[1]) === postmasterPid) ticks += Number(fields[11]) + Number(fields[12]);
   }
-  return (ticks * 1000) / TICKS_PER_SECOND;
+  return (ticks * 1000) / CLOCK_TICKS_PER_SECOND;
 }

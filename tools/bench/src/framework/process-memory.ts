@@ -48,22 +48,31 @@ export function sampleMemory(pids: Record<string, number>, intervalMs = 100): { 
   };
 }
 
+/** USER_HZ on Linux: the unit of the CPU times in /proc/<pid>/stat. */
+export const CLOCK_TICKS_PER_SECOND = 100;
+
+/**
+ * The fields of /proc/<pid>/stat after the command (which may hold spaces), so field 3 of proc(5)
+ * is index 0; null where /proc is not available or the process is gone.
+ */
+export function procStatFields(pid: number | string): string[] | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  } catch {
+    return null;
+  }
+}
+
 /**
  * CPU time (user + system) each named process has used so far, in ms, from /proc/<pid>/stat;
  * null where /proc is not available. Differences over a load run give CPU per request.
  */
 export function cpuTimes(pids: Record<string, number>): Record<string, number | null> {
-  const ticksPerSecond = 100; // USER_HZ on Linux
   return Object.fromEntries(
     Object.entries(pids).map(([name, pid]) => {
-      try {
-        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-        // Fields after the command (which may hold spaces) start after the last ')'.
-        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-        return [name, ((Number(fields[11]) + Number(fields[12])) * 1000) / ticksPerSecond];
-      } catch {
-        return [name, null];
-      }
+      const fields = procStatFields(pid);
+      return [name, fields ? ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND : null];
     }),
   );
 }

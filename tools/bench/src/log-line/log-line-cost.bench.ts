@@ -2,6 +2,7 @@ import { Writable } from 'node:stream';
 import pino, { type Logger } from 'pino';
 import { bindRequestLog } from '@erp/auth';
 import { createLogger } from '@erp/observability';
+import { median } from '../framework/measure';
 
 export interface LogLineCostOptions {
   /** Requests per round and variant. */
@@ -50,12 +51,6 @@ const VARIANTS: Array<{ name: string; root: () => Logger; request: RequestLog }>
     request: (root, i) => root.child({ requestId: `req-${i}` }).child(COMPANY).info({ req: REQUEST, res: RESPONSE, responseTime: 3.1 }, 'request completed'),
   },
 ];
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
 
 /**
  * What a service's logging costs per request, in one process: Fastify's child logger for the
