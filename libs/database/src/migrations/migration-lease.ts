@@ -64,9 +64,10 @@ async function ensureLeaseTable(dataSource: DataSource): Promise<void> {
       return;
     } catch (error) {
       // Two runners creating the table at once: one of them meets the other's catalogue row
-      // (23505 on pg_type's unique index) or the table itself (42P07), whichever it reaches first.
+      // (23505 on pg_type's unique index), its row type (42710, "type ... already exists") or the
+      // table itself (42P07), whichever it reaches first.
       const code = (error as { code?: string }).code;
-      if ((code !== '23505' && code !== '42P07') || attempt >= 3) throw error;
+      if (!['23505', '42710', '42P07'].includes(code ?? '') || attempt >= 3) throw error;
     }
   }
 }
