@@ -32,6 +32,7 @@ export class AttachmentsAppModule {
         DatabaseModule.forRoot({
           url: config.DATABASE_URL,
           sessionUrl: config.DATABASE_SESSION_URL,
+          preparedStatements: config.DATABASE_PREPARED_STATEMENTS === 'true',
           entities: ATTACHMENTS_ENTITIES,
           migrations: ATTACHMENTS_MIGRATIONS,
           applicationName: 'attachments-v1',

@@ -27,6 +27,7 @@ export class CustomersAppModule {
         DatabaseModule.forRoot({
           url: config.DATABASE_URL,
           sessionUrl: config.DATABASE_SESSION_URL,
+          preparedStatements: config.DATABASE_PREPARED_STATEMENTS === 'true',
           entities: CUSTOMERS_ENTITIES,
           migrations: CUSTOMERS_MIGRATIONS,
           applicationName: 'customers-v1',

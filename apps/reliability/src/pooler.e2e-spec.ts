@@ -46,7 +46,10 @@ if (!pgbouncer) process.stderr.write(`\n${PGBOUNCER_MISSING}\n\n`);
 
   beforeAll(async () => {
     bouncer = await startPgBouncer(testDatabaseServerUrl(), { poolMode: 'transaction', defaultPoolSize: 4 });
-    h = await startHarness('pooler', { KAFKA_TOPIC_PREFIX: topicPrefix }, { replicas: 2, serviceDatabaseUrl: (url) => bouncer.url(url) });
+    // Prepared statements where this PgBouncer keeps them (1.21+), as the deploy kit's does; off
+    // behind an older one, as docs/platform-teams.md tells a platform team to set them.
+    const env = { KAFKA_TOPIC_PREFIX: topicPrefix, DATABASE_PREPARED_STATEMENTS: String(bouncer.keepsPreparedStatements) };
+    h = await startHarness('pooler', env, { replicas: 2, serviceDatabaseUrl: (url) => bouncer.url(url) });
     deadLetters = await TopicReader.start(Object.values(TOPICS).map((topic) => deadLetterTopicOf(prefixedTopic(topicPrefix, topic))));
     listener = await startWebhookListener({
       baseUrl: h.system.baseUrl,

@@ -35,6 +35,7 @@ export class SalesOrdersAppModule {
         DatabaseModule.forRoot({
           url: config.DATABASE_URL,
           sessionUrl: config.DATABASE_SESSION_URL,
+          preparedStatements: config.DATABASE_PREPARED_STATEMENTS === 'true',
           entities: SALES_ORDERS_ENTITIES,
           migrations: SALES_ORDERS_MIGRATIONS,
           applicationName: SERVICE_NAME,

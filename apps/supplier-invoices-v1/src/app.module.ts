@@ -28,6 +28,7 @@ export class SupplierInvoicesAppModule {
         DatabaseModule.forRoot({
           url: config.DATABASE_URL,
           sessionUrl: config.DATABASE_SESSION_URL,
+          preparedStatements: config.DATABASE_PREPARED_STATEMENTS === 'true',
           entities: SUPPLIER_INVOICES_ENTITIES,
           migrations: SUPPLIER_INVOICES_MIGRATIONS,
           applicationName: 'supplier-invoices-v1',

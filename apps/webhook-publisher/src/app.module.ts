@@ -53,6 +53,7 @@ export class WebhookPublisherAppModule {
         DatabaseModule.forRoot({
           url: config.DATABASE_URL,
           sessionUrl: config.DATABASE_SESSION_URL,
+          preparedStatements: config.DATABASE_PREPARED_STATEMENTS === 'true',
           entities: WEBHOOKS_ENTITIES,
           migrations: WEBHOOKS_MIGRATIONS,
           applicationName: 'webhook-publisher',

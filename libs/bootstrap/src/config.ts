@@ -74,6 +74,14 @@ export class ServiceConfig {
   @Max(200)
   DATABASE_POOL_SIZE = 10;
 
+  /**
+   * `true`: the list statements run as named prepared statements, parsed and planned once per
+   * connection. Set `false` behind a transaction-mode pooler that does not keep prepared
+   * statements (PgBouncer before 1.21, or `max_prepared_statements = 0`): docs/platform-teams.md.
+   */
+  @IsIn(['true', 'false'])
+  DATABASE_PREPARED_STATEMENTS = 'true';
+
   @IsString()
   @MinLength(1)
   AUTH_ISSUER = DEV_ISSUER;

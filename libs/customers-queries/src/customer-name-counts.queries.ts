@@ -1,3 +1,4 @@
+import { prepared } from '@erp/database';
 import { bucketSeekPageSql, pageParameters, timeBucketedCountsSql, type TimeBucketCells } from '@erp/paging';
 import type { CustomerListQuery } from './customer-list.query';
 import { hasOnlyTimeRanges, timeRanges } from './customer-time-buckets.queries';
@@ -63,5 +64,5 @@ export function customerNameCountedPageQuery(companyId: string, query: CustomerL
     ranges.length > 0
       ? timeBucketedCountsSql(list, NAME_CELLS, ranges, cellConditions, rowConditions)
       : { perBucket: `SELECT id_bucket, sum(row_count) FROM customer_name_cells WHERE company_id = $1${cellConditions} GROUP BY 1`, rowConditions };
-  return { text: bucketSeekPageSql(list, counts.perBucket, counts.rowConditions), values };
+  return { text: prepared(bucketSeekPageSql(list, counts.perBucket, counts.rowConditions)), values };
 }

@@ -1,3 +1,4 @@
+import { prepared } from '@erp/database';
 import {
   bucketSeekPageSql,
   isRangeOperator,
@@ -69,7 +70,7 @@ export function customerTimeBucketedPageQuery(companyId: string, query: Customer
   const { values, param } = pageParameters(companyId, query.page);
   const status = query.status === undefined ? '' : ` AND status = ${param(query.status)}`;
   const counts = timeBucketedCountsSql(customersList(json), CUSTOMER_TIME_CELLS, timeRanges(query, param), status, status.replace('status', 'c.status'));
-  return { text: bucketSeekPageSql(customersList(json), counts.perBucket, counts.rowConditions), values };
+  return { text: prepared(bucketSeekPageSql(customersList(json), counts.perBucket, counts.rowConditions)), values };
 }
 
 /**

@@ -1,3 +1,4 @@
+import { prepared } from '@erp/database';
 import { bucketSeekPageSql, type BucketedList } from '@erp/paging';
 import type { CustomerListQuery } from './customer-list.query';
 
@@ -108,7 +109,7 @@ export function customerBucketedPageQuery(companyId: string, query: CustomerList
     statusCondition = ` AND status = $4`;
   }
   const perBucket = `SELECT bucket, sum(row_count) FROM customer_list_buckets WHERE company_id = $1${statusCondition} GROUP BY bucket`;
-  return { text: bucketSeekPageSql(customersList(json), perBucket, statusCondition.replace('status', 'c.status')), values };
+  return { text: prepared(bucketSeekPageSql(customersList(json), perBucket, statusCondition.replace('status', 'c.status'))), values };
 }
 
 /**

@@ -54,6 +54,7 @@ export { DatabaseModule, type DatabaseModuleOptions } from './nest/database.modu
 export { freePort } from './embedded-postgres/free-port';
 export { serverRunAs } from './embedded-postgres/os-user';
 export { namedQuery } from './sql/named-query';
+export { prepared, PREPARED_MARK, preparedStatementName } from './sql/prepared-statement';
 export { updateOrInsert, type UpdateOrInsertStatements } from './sql/update-or-insert';
 export { queryRows } from './sql/query-rows';
 export {

@@ -15,7 +15,7 @@ const select = { 'app.kubernetes.io/name': PGBOUNCER };
  * pgbouncer.ini: transaction mode in front of the environment's PostgreSQL, every database by
  * name (`*`), SCRAM logins from the userlist Secret. The services need nothing of the pooler
  * beyond that (docs/platform-teams.md "Behind a connection pooler"): no startup parameter but
- * application_name, no prepared statements, LISTEN through DATABASE_SESSION_URL.
+ * application_name, prepared statements kept (`max_prepared_statements`), LISTEN through DATABASE_SESSION_URL.
  */
 export function pgbouncerIni(env: Environment): string {
   return [
@@ -32,6 +32,9 @@ export function pgbouncerIni(env: Environment): string {
     'max_client_conn = 2000',
     'default_pool_size = 20',
     'server_tls_sslmode = prefer',
+    // The services' list statements run prepared (DATABASE_PREPARED_STATEMENTS, default true):
+    // PgBouncer keeps them per server session (1.21+; 200 is its default since 1.22, set so it shows).
+    'max_prepared_statements = 200',
     'log_connections = 0',
     'log_disconnections = 0',
     '',

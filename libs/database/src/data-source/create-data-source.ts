@@ -39,6 +39,13 @@ export interface DataSourceConfig {
    */
   sessionUrl?: string;
   /**
+   * Lone statements marked `prepared()` run as named prepared statements, planned once per
+   * connection (DATABASE_PREPARED_STATEMENTS). Default true; switch it off behind a
+   * transaction-mode pooler that does not keep prepared statements (PgBouncer before 1.21, or with
+   * `max_prepared_statements = 0`).
+   */
+  preparedStatements?: boolean;
+  /**
    * `service` (default): every statement runs in a transaction that sets its own timeouts and
    * tenant binding (transaction-scoped-pg.ts). `migrations`: statements run as sent (a migration
    * may need `CREATE INDEX CONCURRENTLY`, which no transaction may wrap), with no timeout.
@@ -74,6 +81,7 @@ export function dataSourceOptions(config: DataSourceConfig): PostgresDataSourceO
           ? { tenantRole: tenantRoleName(databaseNameOf(config.url)), serviceRole: serviceRoleName(databaseNameOf(config.url)) }
           : {}),
         ...(config.sessionUrl ? { sessionUrl: config.sessionUrl } : {}),
+        preparedStatements: config.preparedStatements ?? true,
       })
     : undefined;
   return {

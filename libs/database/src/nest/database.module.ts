@@ -22,6 +22,8 @@ export interface DatabaseModuleOptions {
    * transaction-mode pooler. Default: `url`.
    */
   sessionUrl?: string;
+  /** Lone statements marked `prepared()` run prepared, once per connection (DATABASE_PREPARED_STATEMENTS). Default true. */
+  preparedStatements?: boolean;
   /** Connection attempts at start-up, including the first. Default 3. */
   retryAttempts?: number;
   /** Pause between start-up connection attempts, in ms. Default 2000. */

@@ -10,6 +10,7 @@ import { createDataSource } from '../data-source/create-data-source';
 import { migrateDatabase } from '../migrations/run-migrations';
 import { DatabaseModule } from '../nest/database.module';
 import { queryRows } from '../sql/query-rows';
+import { prepared, preparedStatementName } from '../sql/prepared-statement';
 import { createScratchDatabase } from '../test-support/scratch-database';
 import { ServiceRole1700000000900 } from '../test-support/service-role.migration';
 import { verifyTenantBinding } from './tenant-binding';
@@ -307,6 +308,100 @@ describe('the tenant binding per company (libs/database tenancy)', () => {
     } finally {
       await shared.destroy();
     }
+  });
+
+  describe('lone statements marked prepared()', () => {
+    const marked = prepared(`SELECT company_id, count(*)::int AS n, current_setting('statement_timeout') AS timeout FROM things WHERE name <> $1 GROUP BY 1 ORDER BY 1`);
+    const name = preparedStatementName(marked)!;
+    /** What the one connection of `source` has prepared, read straight on its session (pg's own query). */
+    const preparedOn = async (source: DataSource) => {
+      const runner = source.createQueryRunner();
+      try {
+        const client = (await runner.connect()) as PoolClient;
+        const plainQuery = pg.Client.prototype.query as unknown as (this: PoolClient, text: string) => Promise<{ rows: Array<{ name: string }> }>;
+        return (await plainQuery.call(client, `SELECT name FROM pg_prepared_statements ORDER BY name`)).rows.map((row) => row.name);
+      } finally {
+        await runner.release();
+      }
+    };
+    const onePool = (preparedStatements?: boolean) =>
+      createDataSource({ url: runtimeUrl, entities: [], migrations: MIGRATIONS, applicationName: 'tenancy-prepared', poolSize: 1, tenantIsolation: true, preparedStatements });
+    const countsOf = (rows: Array<{ company_id: string; n: number }>) => rows.map((row) => `${row.company_id}:${row.n}`);
+
+    it('are parsed once per connection, then sent with their settings in one exchange, each scope seeing its own company', async () => {
+      const shared = onePool();
+      await shared.initialize();
+      const sent = jest.spyOn(pg.Client.prototype, 'query');
+      const wire = () => sent.mock.calls.map(([query]) => (typeof query === 'string' ? query : (query as { constructor: { name: string }; name?: string }).constructor === Object ? `named ${(query as { name?: string }).name}` : (query as object).constructor.name));
+      try {
+        // First use: prepared inside a transaction of its own (BEGIN with the settings, the statement, COMMIT).
+        const first = await runAsCompany('A', () => shared.query(marked, ['none']));
+        expect(first).toEqual([{ company_id: 'A', n: 2, timeout: '30s' }]);
+        expect(wire()).toEqual([expect.stringMatching(/^BEGIN;\s*SELECT set_config\('statement_timeout'.*'app\.company_id', 'A'/s), `named ${name}`, 'COMMIT']);
+        // Then one exchange, the statement's Parse left out; every scope bound as before.
+        for (const [scope, expected] of [['B', ['B:3']], ['A', ['A:2']], ['', []], ['service', ['A:2', 'B:3']]] as const) {
+          sent.mockClear();
+          const rows = await (scope === 'service' ? runAsService(() => shared.query(marked, ['none'])) : runAsCompany(scope, () => shared.query(marked, ['none'])));
+          expect(countsOf(rows)).toEqual(expected);
+          expect(wire()).toEqual(['WithTransactionSettings']);
+        }
+        sent.mockRestore();
+        expect(await preparedOn(shared)).toEqual([name]);
+      } finally {
+        sent.mockRestore();
+        await shared.destroy();
+      }
+    });
+
+    it('are not prepared when switched off (DATABASE_PREPARED_STATEMENTS=false), nor inside a transaction', async () => {
+      const off = onePool(false);
+      const on = onePool(true);
+      await Promise.all([off.initialize(), on.initialize()]);
+      try {
+        expect(countsOf(await runAsCompany('B', () => off.query(marked, ['b1'])))).toEqual(['B:2']);
+        expect(await preparedOn(off)).toEqual([]);
+        const inTransaction = await runAsCompany('B', () => on.transaction((tx) => tx.query(marked, ['b1'])));
+        expect(countsOf(inTransaction)).toEqual(['B:2']);
+        expect(await preparedOn(on)).toEqual([]);
+      } finally {
+        await Promise.all([off.destroy(), on.destroy()]);
+      }
+    });
+
+    it('are prepared again when the session lost them (DISCARD ALL, a pooler that keeps none), and no longer after three losses', async () => {
+      const shared = onePool();
+      await shared.initialize();
+      try {
+        const wrong: string[] = [];
+        for (let loss = 0; loss < 5; loss++) {
+          const rows = await runAsCompany('A', () => shared.query(marked, ['a1']));
+          if (JSON.stringify(countsOf(rows)) !== JSON.stringify(['A:1'])) wrong.push(`${loss}: ${countsOf(rows).join(',')}`);
+          expect(await preparedOn(shared)).toEqual(loss < 3 ? [loss === 0 ? name : `${name}_${loss}`] : []);
+          await shared.query('DISCARD ALL');
+        }
+        expect(wrong).toEqual([]);
+      } finally {
+        await shared.destroy();
+      }
+    });
+
+    it('fail as any statement does, at first use or later, and the connection goes on', async () => {
+      const shared = onePool();
+      await shared.initialize();
+      const divide = prepared(`SELECT 10 / $1::int AS q, current_setting('app.company_id', true) AS company`);
+      try {
+        await runAsCompany('A', async () => {
+          expect(sqlStateOf(await failure(shared.query(divide, [0])))).toBe('22012');
+          expect(await shared.query(divide, [2])).toEqual([{ q: 5, company: 'A' }]);
+          expect(sqlStateOf(await failure(shared.query(divide, [0])))).toBe('22012');
+          expect(sqlStateOf(await failure(shared.query(prepared(`SELECT no_such_column FROM things WHERE name = $1`), ['a1'])))).toBe('42703');
+          expect(await shared.query(divide, [5])).toEqual([{ q: 2, company: 'A' }]);
+        });
+        expect(await preparedOn(shared)).toEqual([preparedStatementName(divide)]);
+      } finally {
+        await shared.destroy();
+      }
+    });
   });
 
   it('binds through TypeORM\'s own driver option: a DataSource created without tenantIsolation is refused', async () => {

@@ -1,26 +1,10 @@
 import pg, { type QueryConfig, type QueryResult, type QueryResultRow } from 'pg';
-import { currentTenantScope, type TenantScope } from './tenant-scope';
-import { COMPANY_SETTING } from './tenant-role';
+import { preparedStatementName } from '../sql/prepared-statement';
+import { currentTenantScope } from './tenant-scope';
+import { settingsStatementFor, type TransactionSettings } from './transaction-settings-statement';
 import { WithTransactionSettings } from './with-transaction-settings';
 
-/** What every transaction of a service's pool sets as its first statement. */
-export interface TransactionSettings {
-  /**
-   * The role a company scope runs as (`<db>_app`, behind the tenant views); absent for a service
-   * without the wall, whose company scopes run as the connecting role, like its service scope.
-   */
-  tenantRole?: string;
-  /**
-   * The role the service scope runs as (`<db>_service`: the service's tables, no DDL), set with
-   * `tenantRole`. The connecting login itself reads nothing, so a company scope that resets its
-   * role does not leave the wall (docs/platform-teams.md, "Database logins").
-   */
-  serviceRole?: string;
-  /** `statement_timeout` of every transaction, in ms; 0 for none. */
-  statementTimeoutMs: number;
-  /** `idle_in_transaction_session_timeout` of every transaction, in ms; 0 for none. */
-  idleInTransactionTimeoutMs: number;
-}
+export type { TransactionSettings };
 
 export interface DriverSettings extends TransactionSettings {
   /**
@@ -45,6 +29,15 @@ const ENDS_TRANSACTION = /^\s*(?:COMMIT|END|ABORT)\b|^\s*ROLLBACK\b(?!(?:\s+(?:W
 const OUTSIDE_TRANSACTION = /^\s*(?:DISCARD|VACUUM|CHECKPOINT|(?:CREATE|DROP)\s+DATABASE|ALTER\s+SYSTEM|(?:CREATE|DROP)\s+(?:UNIQUE\s+)?INDEX\s+CONCURRENTLY|REINDEX\b.*\bCONCURRENTLY)\b/is;
 
 type QueryCallback = (error: Error | null, result?: QueryResult) => void;
+
+/** Named statements one connection keeps at most; further marked texts run unnamed. */
+const MAX_PREPARED_PER_CONNECTION = 200;
+/**
+ * Times a connection may find its prepared statements gone (SQLSTATE 26000: DISCARD ALL, or a
+ * pooler that does not keep them) before it stops preparing: each loss costs a retry.
+ */
+const MAX_PREPARED_LOSSES = 3;
+const UNDEFINED_PREPARED_STATEMENT = '26000';
 
 /**
  * The `pg` module for TypeORM's documented `driver` option, whose pool's connections keep no
@@ -88,6 +81,10 @@ export function transactionScopedClient(wanted: TransactionSettings): typeof pg.
   const settingsByScope = new Map<string, string>();
   return class TransactionScopedClient extends pg.Client {
     private transactionOpen = false;
+    /** Marked statements known to be prepared on this connection's server session. */
+    private readonly preparedNames = new Set<string>();
+    /** Times this connection's prepared statements were found gone; part of their names, so pg parses anew. */
+    private preparedLosses = 0;
 
     constructor(config?: string | pg.ClientConfig) {
       super(config);
@@ -154,7 +151,57 @@ export function transactionScopedClient(wanted: TransactionSettings): typeof pg.
         if (currentTenantScope().kind === 'company') throw new Error('a statement that cannot run in a transaction is refused in a company scope');
         return super.query(query, values);
       }
-      return this.standalone(query, values);
+      const name = query.name === undefined && values && values.length > 0 ? this.preparedNameFor(text) : undefined;
+      return name && values ? this.standalonePrepared(query, values, name) : this.standalone(query, values);
+    }
+
+    /**
+     * The name a marked statement (`prepared()`) runs under on this connection, or undefined to
+     * run it unnamed: switched off, not marked, or the connection keeps as many as it may. Only
+     * lone statements are named: one whose prepared statement was lost can be sent again, which a
+     * statement inside a transaction cannot (the error ends the transaction).
+     */
+    private preparedNameFor(text: string): string | undefined {
+      if (wanted.preparedStatements === false || this.preparedLosses >= MAX_PREPARED_LOSSES) return undefined;
+      const base = preparedStatementName(text);
+      if (base === undefined) return undefined;
+      const name = this.preparedLosses === 0 ? base : `${base}_${this.preparedLosses}`;
+      return this.preparedNames.has(name) || this.preparedNames.size < MAX_PREPARED_PER_CONNECTION ? name : undefined;
+    }
+
+    /**
+     * A marked lone statement as a named prepared statement. The first time on this connection it
+     * is parsed inside a transaction of its own (BEGIN with the settings, the statement, COMMIT:
+     * pg's own Query parses it and records it); afterwards it goes with its settings in one
+     * round trip, Bind and Execute only. If the server no longer has it (26000), it is prepared
+     * again under a new name and sent once more; nothing ran, so sending again is safe.
+     */
+    private async standalonePrepared(query: QueryConfig, values: unknown[], name: string): Promise<QueryResult> {
+      try {
+        return this.preparedNames.has(name) ? await this.standalone({ ...query, name }, values) : await this.prepareAndRun(query, values, name);
+      } catch (error) {
+        if ((error as { code?: string }).code !== UNDEFINED_PREPARED_STATEMENT) throw error;
+        this.preparedNames.clear();
+        this.preparedLosses += 1;
+        const renamed = this.preparedNameFor(query.text);
+        return renamed ? this.standalonePrepared(query, values, renamed) : this.standalone(query, values);
+      }
+    }
+
+    /** A marked statement's first use on this connection, in a transaction of its own. */
+    private async prepareAndRun(query: QueryConfig, values: unknown[], name: string): Promise<QueryResult> {
+      await this.open('BEGIN');
+      try {
+        const result = await super.query({ ...query, name }, values);
+        this.preparedNames.add(name);
+        await super.query('COMMIT');
+        return result;
+      } catch (error) {
+        await super.query('ROLLBACK').catch(() => undefined);
+        throw error;
+      } finally {
+        this.transactionOpen = false;
+      }
     }
 
     /**
@@ -199,32 +246,12 @@ export function transactionScopedClient(wanted: TransactionSettings): typeof pg.
       const key = !wanted.tenantRole ? 'timeouts' : scope.kind === 'company' ? `company:${scope.companyId}` : scope.kind;
       let statement = settingsByScope.get(key);
       if (statement === undefined) {
-        statement = this.buildSettingsStatement(scope);
+        statement = settingsStatementFor(wanted, scope, this);
         // Built once per scope, not per statement; bounded, for a service that sees many companies.
         if (settingsByScope.size >= MAX_CACHED_SETTINGS) settingsByScope.clear();
         settingsByScope.set(key, statement);
       }
       return statement;
-    }
-
-    private buildSettingsStatement(scope: TenantScope): string {
-      const set = (name: string, value: string) => `set_config(${this.escapeLiteral(name)}, ${this.escapeLiteral(value)}, true)`;
-      const settings = [
-        set('statement_timeout', String(wanted.statementTimeoutMs)),
-        set('idle_in_transaction_session_timeout', String(wanted.idleInTransactionTimeoutMs)),
-      ];
-      // Role, company and path only where the tenant wall reads them: a service without it has no
-      // `<db>_app` role, and its statements then cost three settings less.
-      if (wanted.tenantRole) {
-        settings.push(set('role', scope.kind === 'company' ? wanted.tenantRole : (wanted.serviceRole ?? 'none')));
-        settings.push(set(COMPANY_SETTING, scope.kind === 'company' ? scope.companyId : ''));
-        // The tenant views (enableTenantViewsV1) live in the schema named as the role, first on
-        // the path, so a company scope's unqualified names are the views; the role has no
-        // privilege on the tables behind them. The service scope keeps the session's path (the
-        // tables).
-        if (scope.kind === 'company') settings.push(set('search_path', `${this.escapeIdentifier(wanted.tenantRole)}, public`));
-      }
-      return `SELECT ${settings.join(', ')}`;
     }
   };
 }

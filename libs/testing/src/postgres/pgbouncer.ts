@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -14,6 +14,12 @@ export const PGBOUNCER_MISSING =
 export interface PgBouncer {
   /** `databaseUrl` (a database on the server behind) as reached through PgBouncer. */
   url(databaseUrl: string): string;
+  /**
+   * Whether this PgBouncer keeps protocol-level prepared statements across server sessions (1.21
+   * and later, started with `max_prepared_statements`): the services' DATABASE_PREPARED_STATEMENTS
+   * behind it (docs/platform-teams.md, "Behind a connection pooler").
+   */
+  keepsPreparedStatements: boolean;
   stop(): Promise<void>;
 }
 
@@ -34,6 +40,16 @@ export function findPgBouncer(): string | undefined {
   return candidates.find((file): file is string => file !== undefined && isExecutable(file));
 }
 
+/** PgBouncer keeps prepared statements from this version on (`max_prepared_statements`). */
+const PREPARED_STATEMENTS_SINCE: [number, number] = [1, 21];
+
+/** `pgbouncer --version`'s major and minor, e.g. [1, 18] for Debian 12's. */
+export function pgBouncerVersion(bin: string): [number, number] {
+  const match = /PgBouncer (\d+)\.(\d+)/i.exec(execFileSync(bin, ['--version'], { encoding: 'utf8' }));
+  if (!match) throw new Error(`cannot read the version of ${bin}`);
+  return [Number(match[1]), Number(match[2])];
+}
+
 /**
  * A real PgBouncer in front of the PostgreSQL server `serverUrl` names, on a free port of
  * 127.0.0.1, with every database of that server behind it (`*`), for tests that must hold behind
@@ -45,6 +61,8 @@ export function findPgBouncer(): string | undefined {
 export async function startPgBouncer(serverUrl: string, options: PgBouncerOptions = {}): Promise<PgBouncer> {
   const bin = findPgBouncer();
   if (!bin) throw new Error(PGBOUNCER_MISSING);
+  const [major, minor] = pgBouncerVersion(bin);
+  const keepsPreparedStatements = major > PREPARED_STATEMENTS_SINCE[0] || (major === PREPARED_STATEMENTS_SINCE[0] && minor >= PREPARED_STATEMENTS_SINCE[1]);
   const server = new URL(serverUrl);
   const port = await freePort();
   const dir = await mkdtemp(path.join(tmpdir(), 'erp-pgbouncer-'));
@@ -75,6 +93,8 @@ export async function startPgBouncer(serverUrl: string, options: PgBouncerOption
       'max_client_conn = 2000',
       'max_db_connections = 0',
       'ignore_startup_parameters =',
+      // As the deploy kit's (tools/deploy-check/src/pgbouncer.ts); an older PgBouncer refuses the key.
+      ...(keepsPreparedStatements ? ['max_prepared_statements = 200'] : []),
       '',
     ].join('\n'),
     { mode: 0o644 },
@@ -100,6 +120,7 @@ export async function startPgBouncer(serverUrl: string, options: PgBouncerOption
   }
   return {
     url: bouncerUrl,
+    keepsPreparedStatements,
     stop: async () => {
       await stopChild(child);
       await rm(dir, { recursive: true, force: true });

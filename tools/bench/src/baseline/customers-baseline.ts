@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import { Pool } from 'pg';
 import { parseCustomerListQuery, readCustomerPage, type RunSql } from '@erp/customers-queries';
+import { preparedStatementName } from '@erp/database';
 import { queryObject } from './query-object';
 
 export interface CustomersBaselineOptions {
@@ -14,12 +15,14 @@ export interface CustomersBaselineOptions {
 /**
  * The floor for `GET /v1/customer`: node:http and pg, nothing else (no framework, no gateway, no
  * ORM, no auth, no logging). It runs the service's own list code (`readCustomerPage` from
- * `@erp/customers-queries`: the same SQL text and the same body assembly) for the company in
+ * `@erp/customers-queries`: the same SQL text, prepared where the service prepares it, and the same body assembly) for the company in
  * `ipp-company-id`. Anything else answers 404; a bad query answers 400.
  */
 export function createCustomersBaseline(options: CustomersBaselineOptions): { server: Server; close(): Promise<void> } {
   const pool = new Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
-  const run: RunSql = async <Row>(text: string, values: unknown[]) => (await pool.query(text, values)).rows as Row[];
+  // A statement the service runs prepared runs prepared here too (pg's named statements, the same
+  // name), so that the floor sends its SQL the way the service does.
+  const run: RunSql = async <Row>(text: string, values: unknown[]) => (await pool.query({ name: preparedStatementName(text), text, values })).rows as Row[];
   const maxPageSize = options.maxPageSize ?? 1000;
 
   const server = createServer((request, response) => {

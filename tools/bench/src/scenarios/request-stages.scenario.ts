@@ -24,6 +24,11 @@ interface StageSwitch {
 }
 
 const SWITCHES: StageSwitch[] = [
+  {
+    name: 'statements not prepared',
+    how: 'DATABASE_PREPARED_STATEMENTS=false (the page statement parsed and planned at every request)',
+    env: () => ({ DATABASE_PREPARED_STATEMENTS: 'false' }),
+  },
   { name: 'request lines off', how: 'LOG_REQUESTS=off', env: () => ({ LOG_REQUESTS: 'off' }) },
   { name: 'lines written one by one', how: 'LOG_BUFFER_BYTES=0', env: () => ({ LOG_BUFFER_BYTES: '0' }) },
   { name: 'request lines as in 1.0.0', how: 'LOG_REQUESTS=all LOG_BUFFER_BYTES=0 (two lines, each written at once)', env: () => ({ LOG_REQUESTS: 'all', LOG_BUFFER_BYTES: '0' }) },

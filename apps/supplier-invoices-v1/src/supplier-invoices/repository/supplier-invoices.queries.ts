@@ -1,3 +1,4 @@
+import { prepared } from '@erp/database';
 import { bucketSeekPageSql, isRangeOperator, pageParameters, timeBucketedCountsSql, type BucketedList, type TimeBucketCells, type TimeRange } from '@erp/paging';
 import type { SupplierInvoiceListQuery } from '../supplier-invoice-list.query';
 
@@ -99,14 +100,14 @@ export function supplierInvoicePageQuery(companyId: string, query: SupplierInvoi
       ranges.push({ operator: lastModified.operator, at: `${param(lastModified.value)}::timestamptz`, column: 'i.last_modified_at', bucket: 'modified_bucket' });
     }
     const counts = timeBucketedCountsSql(INVOICES, INVOICE_CELLS, ranges, cellConditions, rowConditions);
-    return { text: bucketSeekPageSql(INVOICES, counts.perBucket, counts.rowConditions), values };
+    return { text: prepared(bucketSeekPageSql(INVOICES, counts.perBucket, counts.rowConditions)), values };
   }
   // Operators come from a fixed set checked by the parser, never from raw input.
   let exact = rowConditions;
   if (query.supplier !== undefined) exact += ` AND i.supplier_number = ${param(query.supplier)}`;
   if (lastModified) exact += ` AND i.last_modified_at ${lastModified.operator} ${param(lastModified.value)}::timestamptz`;
   const perBucket = `SELECT ${INVOICES.idBucket}(i.internal_id), count(*) FROM supplier_invoices i WHERE i.company_id = $1${exact} GROUP BY 1`;
-  return { text: bucketSeekPageSql(INVOICES, perBucket, exact), values };
+  return { text: prepared(bucketSeekPageSql(INVOICES, perBucket, exact)), values };
 }
 
 export function supplierInvoiceByReferenceQuery(companyId: string, referenceNumber: string): SqlQuery {
