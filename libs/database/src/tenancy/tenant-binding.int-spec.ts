@@ -229,7 +229,10 @@ describe('the tenant binding per company (libs/database tenancy)', () => {
       expect(wire()).toHaveLength(1);
       expect(wire()[0]).toMatch(/set_config\('app\.company_id', 'B', true\), set_config\('search_path', '"[a-z0-9_]+_app", public', true\);\s*SELECT count/s);
 
-      // With parameters: one extended-protocol exchange (settings' Parse/Bind/Execute, then the statement's).
+      // With parameters: one extended-protocol exchange (settings' Bind/Execute, then the statement's),
+      // once the connection has prepared the settings statement (a round trip of its own, once per
+      // connection and shape of scope: the warm-up; the pool hands out the connection last released).
+      await runAsCompany('B', () => db.query(`SELECT $1::int AS n`, [1]));
       sent.mockClear();
       expect(await runAsCompany('B', () => db.query(`SELECT count(*)::int AS n FROM things WHERE name <> $1`, ['b1']))).toEqual([{ n: 2 }]);
       expect(wire()).toEqual(['WithTransactionSettings']);
@@ -313,13 +316,17 @@ describe('the tenant binding per company (libs/database tenancy)', () => {
   describe('lone statements marked prepared()', () => {
     const marked = prepared(`SELECT company_id, count(*)::int AS n, current_setting('statement_timeout') AS timeout FROM things WHERE name <> $1 GROUP BY 1 ORDER BY 1`);
     const name = preparedStatementName(marked)!;
-    /** What the one connection of `source` has prepared, read straight on its session (pg's own query). */
-    const preparedOn = async (source: DataSource) => {
+    /**
+     * What the one connection of `source` has prepared, read straight on its session (pg's own
+     * query): its statements, or with `settings` its settings statements (one per shape of scope) too.
+     */
+    const preparedOn = async (source: DataSource, which: 'statements' | 'settings too' = 'statements') => {
       const runner = source.createQueryRunner();
       try {
         const client = (await runner.connect()) as PoolClient;
         const plainQuery = pg.Client.prototype.query as unknown as (this: PoolClient, text: string) => Promise<{ rows: Array<{ name: string }> }>;
-        return (await plainQuery.call(client, `SELECT name FROM pg_prepared_statements ORDER BY name`)).rows.map((row) => row.name);
+        const only = which === 'statements' ? `WHERE statement NOT LIKE '%set_config(%'` : '';
+        return (await plainQuery.call(client, `SELECT name FROM pg_prepared_statements ${only} ORDER BY name`)).rows.map((row) => row.name);
       } finally {
         await runner.release();
       }
@@ -332,21 +339,31 @@ describe('the tenant binding per company (libs/database tenancy)', () => {
       const shared = onePool();
       await shared.initialize();
       const sent = jest.spyOn(pg.Client.prototype, 'query');
-      const wire = () => sent.mock.calls.map(([query]) => (typeof query === 'string' ? query : (query as { constructor: { name: string }; name?: string }).constructor === Object ? `named ${(query as { name?: string }).name}` : (query as object).constructor.name));
+      // A named statement is shown by its name; the settings statement, prepared once per shape of scope, as `settings`.
+      const wire = () =>
+        sent.mock.calls.map(([query]) => {
+          if (typeof query === 'string') return query;
+          const config = query as unknown as { constructor: unknown; name?: string; text: string };
+          if (config.constructor !== Object) return (query as object).constructor.name;
+          return config.text.includes('set_config(') ? 'settings' : `named ${config.name}`;
+        });
       try {
         // First use: prepared inside a transaction of its own (BEGIN with the settings, the statement, COMMIT).
         const first = await runAsCompany('A', () => shared.query(marked, ['none']));
         expect(first).toEqual([{ company_id: 'A', n: 2, timeout: '30s' }]);
         expect(wire()).toEqual([expect.stringMatching(/^BEGIN;\s*SELECT set_config\('statement_timeout'.*'app\.company_id', 'A'/s), `named ${name}`, 'COMMIT']);
-        // Then one exchange, the statement's Parse left out; every scope bound as before.
-        for (const [scope, expected] of [['B', ['B:3']], ['A', ['A:2']], ['', []], ['service', ['A:2', 'B:3']]] as const) {
+        // Then one exchange, the statement's Parse left out; every scope bound as before. The
+        // settings statement is prepared once per shape of scope (a company's, the service's).
+        const cases = [['B', ['B:3'], true], ['A', ['A:2'], false], ['', [], false], ['service', ['A:2', 'B:3'], true], ['B', ['B:3'], false]] as const;
+        for (const [scope, expected, settingsFirst] of cases) {
           sent.mockClear();
           const rows = await (scope === 'service' ? runAsService(() => shared.query(marked, ['none'])) : runAsCompany(scope, () => shared.query(marked, ['none'])));
           expect(countsOf(rows)).toEqual(expected);
-          expect(wire()).toEqual(['WithTransactionSettings']);
+          expect(wire()).toEqual([...(settingsFirst ? ['settings'] : []), 'WithTransactionSettings']);
         }
         sent.mockRestore();
         expect(await preparedOn(shared)).toEqual([name]);
+        expect(await preparedOn(shared, 'settings too')).toHaveLength(3);
       } finally {
         sent.mockRestore();
         await shared.destroy();
@@ -359,7 +376,7 @@ describe('the tenant binding per company (libs/database tenancy)', () => {
       await Promise.all([off.initialize(), on.initialize()]);
       try {
         expect(countsOf(await runAsCompany('B', () => off.query(marked, ['b1'])))).toEqual(['B:2']);
-        expect(await preparedOn(off)).toEqual([]);
+        expect(await preparedOn(off, 'settings too')).toEqual([]);
         const inTransaction = await runAsCompany('B', () => on.transaction((tx) => tx.query(marked, ['b1'])));
         expect(countsOf(inTransaction)).toEqual(['B:2']);
         expect(await preparedOn(on)).toEqual([]);
@@ -377,6 +394,8 @@ describe('the tenant binding per company (libs/database tenancy)', () => {
           const rows = await runAsCompany('A', () => shared.query(marked, ['a1']));
           if (JSON.stringify(countsOf(rows)) !== JSON.stringify(['A:1'])) wrong.push(`${loss}: ${countsOf(rows).join(',')}`);
           expect(await preparedOn(shared)).toEqual(loss < 3 ? [loss === 0 ? name : `${name}_${loss}`] : []);
+          // Once it stopped (the third loss), a session wiped again gets nothing prepared, settings included.
+          if (loss >= 4) expect(await preparedOn(shared, 'settings too')).toEqual([]);
           await shared.query('DISCARD ALL');
         }
         expect(wrong).toEqual([]);

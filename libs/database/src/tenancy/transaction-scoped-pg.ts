@@ -1,7 +1,7 @@
 import pg, { type QueryConfig, type QueryResult, type QueryResultRow } from 'pg';
 import { preparedStatementName } from '../sql/prepared-statement';
 import { currentTenantScope } from './tenant-scope';
-import { settingsStatementFor, type TransactionSettings } from './transaction-settings-statement';
+import { type SettingsStatements, settingsStatementsFor, type TransactionSettings } from './transaction-settings-statement';
 import { WithTransactionSettings } from './with-transaction-settings';
 
 export type { TransactionSettings };
@@ -78,7 +78,7 @@ export function transactionScopedPg(settings: DriverSettings): TransactionScoped
 /** The pg Client class of `transactionScopedPg`, for a pool or a session of one's own (the outbox relay). */
 export function transactionScopedClient(wanted: TransactionSettings): typeof pg.Client {
   // Each scope's settings statement, shared by the clients of this class (one settings object).
-  const settingsByScope = new Map<string, string>();
+  const settingsByScope = new Map<string, SettingsStatements>();
   return class TransactionScopedClient extends pg.Client {
     private transactionOpen = false;
     /** Marked statements known to be prepared on this connection's server session. */
@@ -151,8 +151,25 @@ export function transactionScopedClient(wanted: TransactionSettings): typeof pg.
         if (currentTenantScope().kind === 'company') throw new Error('a statement that cannot run in a transaction is refused in a company scope');
         return super.query(query, values);
       }
-      const name = query.name === undefined && values && values.length > 0 ? this.preparedNameFor(text) : undefined;
-      return name && values ? this.standalonePrepared(query, values, name) : this.standalone(query, values);
+      return this.lone(query, values);
+    }
+
+    /**
+     * A statement outside any transaction. If the session no longer has a statement this
+     * connection prepared (26000: DISCARD ALL, or a pooler that keeps none, so this exchange went
+     * to another server session), nothing ran: every name changes, so each is prepared again, and
+     * the statement is sent once more. After MAX_PREPARED_LOSSES the connection prepares nothing.
+     */
+    private async lone(query: QueryConfig, values?: unknown[]): Promise<QueryResult> {
+      try {
+        const name = query.name === undefined && values && values.length > 0 ? this.preparedNameFor(query.text) : undefined;
+        return await (name && values ? this.standalonePrepared(query, values, name) : this.standalone(query, values));
+      } catch (error) {
+        if ((error as { code?: string }).code !== UNDEFINED_PREPARED_STATEMENT || this.preparedLosses >= MAX_PREPARED_LOSSES) throw error;
+        this.preparedNames.clear();
+        this.preparedLosses += 1;
+        return this.lone(query, values);
+      }
     }
 
     /**
@@ -173,19 +190,10 @@ export function transactionScopedClient(wanted: TransactionSettings): typeof pg.
      * A marked lone statement as a named prepared statement. The first time on this connection it
      * is parsed inside a transaction of its own (BEGIN with the settings, the statement, COMMIT:
      * pg's own Query parses it and records it); afterwards it goes with its settings in one
-     * round trip, Bind and Execute only. If the server no longer has it (26000), it is prepared
-     * again under a new name and sent once more; nothing ran, so sending again is safe.
+     * round trip, Bind and Execute only.
      */
-    private async standalonePrepared(query: QueryConfig, values: unknown[], name: string): Promise<QueryResult> {
-      try {
-        return this.preparedNames.has(name) ? await this.standalone({ ...query, name }, values) : await this.prepareAndRun(query, values, name);
-      } catch (error) {
-        if ((error as { code?: string }).code !== UNDEFINED_PREPARED_STATEMENT) throw error;
-        this.preparedNames.clear();
-        this.preparedLosses += 1;
-        const renamed = this.preparedNameFor(query.text);
-        return renamed ? this.standalonePrepared(query, values, renamed) : this.standalone(query, values);
-      }
+    private standalonePrepared(query: QueryConfig, values: unknown[], name: string): Promise<QueryResult> {
+      return this.preparedNames.has(name) ? this.standalone({ ...query, name }, values) : this.prepareAndRun(query, values, name);
     }
 
     /** A marked statement's first use on this connection, in a transaction of its own. */
@@ -210,27 +218,41 @@ export function transactionScopedClient(wanted: TransactionSettings): typeof pg.
      * parameters, one extended-protocol exchange (WithTransactionSettings).
      */
     private async standalone(query: QueryConfig, values?: unknown[]): Promise<QueryResult> {
-      const settings = this.settingsStatement();
+      const settings = this.scopeSettings();
       if (!values || values.length === 0) {
-        const results = (await super.query({ ...query, text: `${settings};\n${query.text}` })) as unknown as QueryResult[];
+        const results = (await super.query({ ...query, text: `${settings.literal};\n${query.text}` })) as unknown as QueryResult[];
         const own = results.slice(1);
         return (own.length === 1 ? own[0] : own) as QueryResult;
       }
+      const name = await this.preparedSettings(settings);
       return new Promise<QueryResult>((resolve, reject) => {
         // `queryMode: 'extended'` (pg's QueryConfig, absent from @types/pg): the settings' messages precede it.
         const extended = { ...query, values, queryMode: 'extended' } as QueryConfig;
         const statement = new pg.Query(extended, undefined, (error: Error | undefined, result: QueryResult) =>
           error ? reject(error) : resolve(result),
         );
-        super.query(new WithTransactionSettings(settings, statement));
+        super.query(new WithTransactionSettings({ ...settings.parameterised, name }, statement));
       });
+    }
+
+    /**
+     * The name of the scope's parameterised settings statement, prepared on this connection by a
+     * round trip of its own the first time (pg's own Query parses and records it; it runs in an
+     * implicit transaction, so what it sets ends there), or undefined to send it unnamed.
+     */
+    private async preparedSettings(settings: SettingsStatements): Promise<string | undefined> {
+      const name = this.preparedNameFor(settings.parameterised.text);
+      if (name === undefined || this.preparedNames.has(name)) return name;
+      await super.query({ ...settings.parameterised, name });
+      this.preparedNames.add(name);
+      return name;
     }
 
     /** Sends the opening statement and the transaction's settings in one message. */
     private async open(begin: string, values?: unknown[]): Promise<QueryResult> {
       if (values && values.length > 0) throw new Error('BEGIN takes no parameters');
       try {
-        const results = (await super.query(`${begin};\n${this.settingsStatement()}`)) as unknown as QueryResult[];
+        const results = (await super.query(`${begin};\n${this.scopeSettings().literal}`)) as unknown as QueryResult[];
         this.transactionOpen = true;
         return results[0] as QueryResult;
       } catch (error) {
@@ -240,13 +262,13 @@ export function transactionScopedClient(wanted: TransactionSettings): typeof pg.
       }
     }
 
-    private settingsStatement(): string {
+    private scopeSettings(): SettingsStatements {
       const scope = currentTenantScope();
       // Without the tenant wall every scope's statement is the same (the timeouts only).
       const key = !wanted.tenantRole ? 'timeouts' : scope.kind === 'company' ? `company:${scope.companyId}` : scope.kind;
       let statement = settingsByScope.get(key);
       if (statement === undefined) {
-        statement = settingsStatementFor(wanted, scope, this);
+        statement = settingsStatementsFor(wanted, scope, this);
         // Built once per scope, not per statement; bounded, for a service that sees many companies.
         if (settingsByScope.size >= MAX_CACHED_SETTINGS) settingsByScope.clear();
         settingsByScope.set(key, statement);

@@ -1,11 +1,20 @@
 import type { Connection, Query, QueryResult } from 'pg';
 
+/** The settings statement as WithTransactionSettings sends it. */
+export interface SettingsExchange {
+  text: string;
+  values: string[];
+  /** Its name when it is already prepared on this connection (only Bind and Execute are sent); absent: parsed unnamed. */
+  name?: string;
+}
+
 /**
  * One parameterised statement preceded, in the same extended-protocol exchange, by the statement
- * that sets its transaction's settings: Parse/Bind/Execute of `settings`, then the statement's own
- * Parse/Bind/Describe/Execute and the Sync that ends their implicit transaction. So a statement
- * sent outside any transaction still runs with its timeouts, role and company set (`is_local`),
- * in one round trip, and behind a transaction-mode pooler both run on one server session.
+ * that sets its transaction's settings: the settings' (Parse,) Bind and Execute, then the
+ * statement's own Parse/Bind/Describe/Execute and the Sync that ends their implicit transaction.
+ * So a statement sent outside any transaction still runs with its timeouts, role and company set
+ * (`is_local`), in one round trip, and behind a transaction-mode pooler both run on one server
+ * session.
  *
  * A pg Submittable (pg's documented extension point, the one pg-cursor uses): it sends the
  * settings' messages itself, swallows their answer (no RowDescription is asked for: one DataRow and
@@ -15,7 +24,7 @@ export class WithTransactionSettings {
   private settingsAnswered = false;
 
   constructor(
-    private readonly settings: string,
+    private readonly settings: SettingsExchange,
     private readonly statement: Query,
   ) {}
 
@@ -24,9 +33,10 @@ export class WithTransactionSettings {
     const socket = (connection as unknown as { stream?: { cork?(): void; uncork?(): void } }).stream;
     socket?.cork?.();
     try {
+      const { text, values, name } = this.settings;
       // (@types/pg still lists the `more` flag these once took; pg 8 ignores it.)
-      connection.parse({ text: this.settings, name: '', types: [] }, true);
-      connection.bind({}, true);
+      if (name === undefined) connection.parse({ text, name: '', types: [] }, true);
+      connection.bind({ statement: name ?? '', values }, true);
       connection.execute({}, true);
       // pg's Query sends its own Parse/Bind/Describe/Execute and the Sync.
       (this.statement as unknown as { submit(connection: Connection): void }).submit(connection);
