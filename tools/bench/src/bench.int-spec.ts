@@ -110,15 +110,15 @@ describe('tools/bench against the real system', () => {
     expect(report.scenario).toBe('customers-list');
     expect(report.cases.map((c) => c.name)).toEqual(['2k']);
     const [only] = report.cases;
-    expect(only.measurements.map((m) => m.target)).toEqual(['gateway', 'direct', 'baseline']);
+    expect(only.measurements.map((m) => m.target)).toEqual(['gateway', 'direct', 'baseline', 'proxy floor']);
     for (const m of only.measurements) {
       expect(m.rps).toBeGreaterThan(0);
       expect(m.p50Ms).toBeGreaterThan(0);
       expect(m.p99Ms).toBeGreaterThanOrEqual(m.p50Ms);
       expect(m.errors + m.non2xx).toBe(0);
     }
-    expect(Object.keys(only.ratios)).toEqual(['gateway/baseline', 'direct/baseline', 'gateway/direct']);
-    expect(Object.keys(only.memory)).toEqual(expect.arrayContaining(['api-gateway', 'customers-baseline', 'customers-v1']));
+    expect(Object.keys(only.ratios)).toEqual(['gateway/baseline', 'direct/baseline', 'gateway/direct', 'proxy floor/direct']);
+    expect(Object.keys(only.memory)).toEqual(expect.arrayContaining(['api-gateway', 'customers-baseline', 'customers-v1', 'proxy-floor']));
     if (process.platform === 'linux') {
       for (const memory of Object.values(only.memory)) expect(memory.peakRssMiB).toBeGreaterThan(10);
       // The tests' PostgreSQL runs on this machine: its CPU per request is measured beside the
@@ -127,8 +127,10 @@ describe('tools/bench against the real system', () => {
         expect(m.databaseCpuMsPerRequest).toBeGreaterThan(0);
         expect(m.loadGeneratorCpuMsPerRequest).toBeGreaterThan(0);
       }
-      // Three processes, PostgreSQL, the load generator and the sum: all measured.
-      expect(report.notes?.join('\n')).toMatch(/\| 2k \| direct( \| \d+\.\d\d){6} \|/);
+      // Four processes, PostgreSQL, the load generator and the sum: all measured.
+      expect(report.notes?.join('\n')).toMatch(/\| 2k \| direct( \| \d+\.\d\d){7} \|/);
+      // The gateway's own CPU and the proxy floor's, both measured, and what the gateway adds.
+      expect(report.notes?.join('\n')).toMatch(/\| 2k \| \d+\.\d\d \| \d+\.\d\d \| -?\d+\.\d\d \|/);
     }
     expect(report.targets).toEqual([]); // the issue's targets need the 10k/100k/1M cases
     expect(markdownReport(results)).toContain('| 2k |');
@@ -137,7 +139,7 @@ describe('tools/bench against the real system', () => {
   it('runs the request-stages scenario at tiny size: every switched stage in a process of its own, each with its own CPU', async () => {
     const results = await runScenarios(system, { scenarios: [requestStagesScenario], load: TINY, options: { 'stages.size': '1000' }, log: () => undefined });
     const [report] = results.scenarios;
-    expect(report.cases.map((c) => c.name)).toEqual(['as shipped', 'request lines off', 'lines written one by one', 'request lines as in 1.0.0', 'tracing on', 'baseline']);
+    expect(report.cases.map((c) => c.name)).toEqual(['as shipped', 'statements not prepared', 'request lines off', 'lines written one by one', 'request lines as in 1.0.0', 'tracing on', 'baseline']);
     for (const c of report.cases) {
       const [m] = c.measurements;
       expect(m.rps).toBeGreaterThan(0);

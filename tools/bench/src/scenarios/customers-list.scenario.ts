@@ -10,6 +10,7 @@ import { measureTargets, readCaseRatios, type LoadTarget } from '../framework/me
 import { check, type BenchScenario, type ScenarioCase, type TargetCheck } from '../framework/scenario';
 
 const PAGE_SIZE = 100;
+const PROXY_FLOOR = 'proxy floor';
 const DEFAULT_SIZES = [10_000, 100_000, 1_000_000];
 
 export function sizeLabel(size: number): string {
@@ -22,7 +23,8 @@ export function sizeLabel(size: number): string {
  * Scenario 1: `GET /v1/customer?status=Active&pageSize=100&pageNumber=k`, k drawn uniformly over
  * the result's pages (same seeded sequence for every target), for one company per data size; the
  * companies share one table (each is the others' noise, plus two noise companies). Each size is
- * measured through the gateway, directly against customers-v1, and against the baseline.
+ * measured through the gateway, directly against customers-v1, against the baseline, and through
+ * the proxy floor in front of customers-v1 (Node's floor for the gateway's hop).
  */
 export const customersListScenario: BenchScenario = {
   name: 'customers-list',
@@ -46,7 +48,9 @@ export const customersListScenario: BenchScenario = {
     }
 
     const baseline = await spawnBaseline('customers-baseline', 'tools/bench/src/baseline/customers-baseline.main.ts', { DATABASE_URL: context.databaseUrls['customers-v1'] });
-    const pids = { ...context.pids, 'customers-baseline': baseline.pid };
+    // Node's floor for the gateway's hop, in front of the same customers-v1 (proxy-floor.ts).
+    const proxyFloor = await spawnBaseline('proxy-floor', 'tools/bench/src/baseline/proxy-floor.main.ts', { UPSTREAM_URL: context.serviceUrls['customers-v1'] });
+    const pids = { ...context.pids, 'customers-baseline': baseline.pid, 'proxy-floor': proxyFloor.pid };
     const token = await signDevToken(context.keys.privateKeyPem, {
       companies: companies.map((c) => c.companyId),
       scope: 'erp:read',
@@ -74,8 +78,9 @@ export const customersListScenario: BenchScenario = {
           { name: 'gateway', baseUrl: context.gatewayUrl, headers, paths },
           { name: 'direct', baseUrl: context.serviceUrls['customers-v1'], headers, paths },
           { name: 'baseline', baseUrl: baseline.url, headers, paths },
+          { name: PROXY_FLOOR, baseUrl: proxyFloor.url, headers, paths },
         ];
-        // The three must answer the same bytes, or the comparison means nothing.
+        // All must answer the same bytes, or the comparison means nothing.
         const probe = `/v1/customer?status=Active&pageSize=${PAGE_SIZE}&pageNumber=${Math.ceil(pages / 2)}`;
         const bodies = await Promise.all(group.map((t) => fetchBody(`${t.baseUrl}${probe}`, headers)));
         if (new Set(bodies).size !== 1) throw new Error(`customers-list ${label}: the targets answered different bodies for ${probe}`);
@@ -85,23 +90,45 @@ export const customersListScenario: BenchScenario = {
       }
       // Every size and target alternate within each round: slow spells hit all cases alike.
       const { measurements, memory } = await measureTargets({ ...context, pids }, targets);
+      const perCompany = targets.length / companies.length;
       companies.forEach((company, i) => {
-        const own = measurements.slice(i * 3, i * 3 + 3);
+        const own = measurements.slice(i * perCompany, (i + 1) * perCompany);
+        const rps = (name: string) => own.find((m) => m.target === name)?.rps ?? NaN;
         cases.push({
           name: sizeLabel(company.count),
           facts: facts[i],
           measurements: own,
-          ratios: readCaseRatios(context, `customers-list ${sizeLabel(company.count)}`, own),
+          ratios: { ...readCaseRatios(context, `customers-list ${sizeLabel(company.count)}`, own), 'proxy floor/direct': round(rps(PROXY_FLOOR) / rps('direct')) },
           memory,
         });
       });
     } finally {
-      await baseline.stop();
+      await Promise.all([baseline.stop(), proxyFloor.stop()]);
     }
-    const notes = cpuBreakdownNotes(cases, ['customers-v1', 'api-gateway', 'customers-baseline']);
+    const notes = [...cpuBreakdownNotes(cases, ['customers-v1', 'api-gateway', 'customers-baseline', 'proxy-floor']), '', ...proxyFloorNotes(cases)];
     return { scenario: this.name, title: this.title, cases, targets: customersListTargets(cases), notes };
   },
 };
+
+/**
+ * The gateway's own CPU per request beside the proxy floor's (the same hop with nothing but Node's
+ * HTTP and undici): what the gateway's features cost, and what no Node proxy can go below.
+ */
+export function proxyFloorNotes(cases: ScenarioCase[]): string[] {
+  const ownCpu = (c: ScenarioCase, target: string, process: string) => c.measurements.find((m) => m.target === target)?.cpuMsPerRequest?.[process] ?? NaN;
+  const rows = cases.map((c) => {
+    const gateway = ownCpu(c, 'gateway', 'api-gateway');
+    const floor = ownCpu(c, PROXY_FLOOR, 'proxy-floor');
+    return `| ${c.name} | ${gateway.toFixed(2)} | ${floor.toFixed(2)} | ${(gateway - floor).toFixed(2)} |`;
+  });
+  return [
+    "The gateway's hop against the proxy floor (node:http in front of undici's Pool, the answer streamed back, no routing, authentication, rate limit, logging or metrics: tools/bench/src/baseline/proxy-floor.ts), CPU ms per request of each one's own process:",
+    '',
+    '| case | api-gateway | proxy floor | the gateway\'s features |',
+    '| --- | --- | --- | --- |',
+    ...rows,
+  ];
+}
 
 /** The issue's targets, for whichever of the 10k, 100k and 1M cases ran. */
 export function customersListTargets(cases: ScenarioCase[]): TargetCheck[] {
