@@ -64,5 +64,7 @@ export function customerNameCountedPageQuery(companyId: string, query: CustomerL
     ranges.length > 0
       ? timeBucketedCountsSql(list, NAME_CELLS, ranges, cellConditions, rowConditions)
       : { perBucket: `SELECT id_bucket, sum(row_count) FROM customer_name_cells WHERE company_id = $1${cellConditions} GROUP BY 1`, rowConditions };
-  return { text: prepared(bucketSeekPageSql(list, counts.perBucket, counts.rowConditions)), values };
+  const text = bucketSeekPageSql(list, counts.perBucket, counts.rowConditions);
+  // Prepared without time ranges only: a generic plan does not know how wide a range is (customerTimeBucketedPageQuery).
+  return { text: ranges.length > 0 ? text : prepared(text), values };
 }

@@ -1,5 +1,8 @@
+import { preparedStatementName } from '@erp/database';
 import { parseCustomerListQuery } from './customer-list.query';
+import { customerNameCountedPageQuery } from './customer-name-counts.queries';
 import { customerTimeBucketedPageQuery, isTimeBucketedListQuery } from './customer-time-buckets.queries';
+import { customerBucketedPageQuery } from './customers.queries';
 
 const parse = (query: Record<string, string>) => parseCustomerListQuery(query, 1000);
 
@@ -60,5 +63,21 @@ describe('customerTimeBucketedPageQuery with one range', () => {
     const q = customerTimeBucketedPageQuery('1000001', parse({ createdDateTime: '2020-01-01', createdDateTimeCondition: '<' }));
     expect(q.text).toContain('created_bucket < customer_time_bucket($4::timestamptz)');
     expect(q.text).toContain('created_bucket >= customer_time_bucket($4::timestamptz)');
+  });
+});
+
+describe('which page statements run prepared', () => {
+  const name = (text: string) => preparedStatementName(text);
+
+  it('prepares the equality lists (company, status), whose generic plan is the custom one', () => {
+    expect(name(customerBucketedPageQuery('1000001', parse({ status: 'Active', pageNumber: '3' })).text)).toMatch(/^erp_/);
+    expect(name(customerBucketedPageQuery('1000001', parse({})).text)).toMatch(/^erp_/);
+    expect(name(customerNameCountedPageQuery('1000001', parse({ name: 'bygg', status: 'Active' })).text)).toMatch(/^erp_/);
+  });
+
+  it('leaves a time range unprepared: a generic plan does not know how wide it is', () => {
+    const ranged = parse({ lastModifiedDateTime: '2026-01-01', createdDateTime: '2025-01-01', createdDateTimeCondition: '<' });
+    expect(name(customerTimeBucketedPageQuery('1000001', ranged).text)).toBeUndefined();
+    expect(name(customerNameCountedPageQuery('1000001', parse({ name: 'bygg', lastModifiedDateTime: '2026-01-01' })).text)).toBeUndefined();
   });
 });

@@ -1,4 +1,3 @@
-import { prepared } from '@erp/database';
 import {
   bucketSeekPageSql,
   isRangeOperator,
@@ -70,7 +69,9 @@ export function customerTimeBucketedPageQuery(companyId: string, query: Customer
   const { values, param } = pageParameters(companyId, query.page);
   const status = query.status === undefined ? '' : ` AND status = ${param(query.status)}`;
   const counts = timeBucketedCountsSql(customersList(json), CUSTOMER_TIME_CELLS, timeRanges(query, param), status, status.replace('status', 'c.status'));
-  return { text: prepared(bucketSeekPageSql(customersList(json), counts.perBucket, counts.rowConditions)), values };
+  // Not prepared (see customerBucketedPageQuery): a generic plan does not know how wide the ranges
+  // are, and PostgreSQL chose one 4x slower for two ranges (docs/benchmark-history/2026-11-28-cost-per-request.md).
+  return { text: bucketSeekPageSql(customersList(json), counts.perBucket, counts.rowConditions), values };
 }
 
 /**

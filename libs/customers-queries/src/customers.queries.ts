@@ -109,6 +109,9 @@ export function customerBucketedPageQuery(companyId: string, query: CustomerList
     statusCondition = ` AND status = $4`;
   }
   const perBucket = `SELECT bucket, sum(row_count) FROM customer_list_buckets WHERE company_id = $1${statusCondition} GROUP BY bucket`;
+  // Prepared (planned once per connection): company and status are equalities whose generic plan is
+  // the custom one, so planning, most of this statement's server CPU, is not repeated at every page.
+  // Statements with time ranges are not: a generic plan does not know how wide a range is.
   return { text: prepared(bucketSeekPageSql(customersList(json), perBucket, statusCondition.replace('status', 'c.status'))), values };
 }
 

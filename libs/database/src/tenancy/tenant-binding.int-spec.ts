@@ -388,6 +388,7 @@ describe('the tenant binding per company (libs/database tenancy)', () => {
     it('are prepared again when the session lost them (DISCARD ALL, a pooler that keeps none), and no longer after three losses', async () => {
       const shared = onePool();
       await shared.initialize();
+      const warnings = jest.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
       try {
         const wrong: string[] = [];
         for (let loss = 0; loss < 5; loss++) {
@@ -399,7 +400,11 @@ describe('the tenant binding per company (libs/database tenancy)', () => {
           await shared.query('DISCARD ALL');
         }
         expect(wrong).toEqual([]);
+        // Told once, with what to set.
+        expect(warnings).toHaveBeenCalledTimes(1);
+        expect(warnings).toHaveBeenCalledWith(expect.stringContaining('DATABASE_PREPARED_STATEMENTS=false'), { code: 'ERP_PREPARED_STATEMENTS_LOST' });
       } finally {
+        warnings.mockRestore();
         await shared.destroy();
       }
     });

@@ -79,6 +79,8 @@ export function transactionScopedPg(settings: DriverSettings): TransactionScoped
 export function transactionScopedClient(wanted: TransactionSettings): typeof pg.Client {
   // Each scope's settings statement, shared by the clients of this class (one settings object).
   const settingsByScope = new Map<string, SettingsStatements>();
+  // The warning that the pool's connections stop preparing, once for all of them.
+  let lossWarned = false;
   return class TransactionScopedClient extends pg.Client {
     private transactionOpen = false;
     /** Marked statements known to be prepared on this connection's server session. */
@@ -168,6 +170,10 @@ export function transactionScopedClient(wanted: TransactionSettings): typeof pg.
         if ((error as { code?: string }).code !== UNDEFINED_PREPARED_STATEMENT || this.preparedLosses >= MAX_PREPARED_LOSSES) throw error;
         this.preparedNames.clear();
         this.preparedLosses += 1;
+        if (this.preparedLosses === MAX_PREPARED_LOSSES && !lossWarned) {
+          lossWarned = true;
+          warnPreparedStatementsLost();
+        }
         return this.lone(query, values);
       }
     }
@@ -276,6 +282,15 @@ export function transactionScopedClient(wanted: TransactionSettings): typeof pg.
       return statement;
     }
   };
+}
+
+/** What a platform team sees (once per pool) when its pooler drops prepared statements. */
+function warnPreparedStatementsLost(): void {
+  process.emitWarning(
+    `a database connection lost its prepared statements ${MAX_PREPARED_LOSSES} times (SQLSTATE 26000) and stopped preparing: ` +
+      'behind a pooler that keeps none (PgBouncer before 1.21, or max_prepared_statements = 0), set DATABASE_PREPARED_STATEMENTS=false',
+    { code: 'ERP_PREPARED_STATEMENTS_LOST' },
+  );
 }
 
 function isSubmittable(query: unknown): query is pg.Submittable {

@@ -60,7 +60,7 @@ function optionalMedian(key: 'databaseCpuMsPerRequest' | 'loadGeneratorCpuMsPerR
 export function readCaseRatios(context: BenchContext, label: string, own: LoadMeasurement[], rpsDigits = 0): Record<string, number> {
   const rps = Object.fromEntries(own.map((m) => [m.target, m.rps]));
   context.log(`${label}:`);
-  for (const m of own) context.log(`  ${m.target.padEnd(9)} ${m.rps.toFixed(rpsDigits).padStart(6)} req/s  p50 ${m.p50Ms} ms  p99 ${m.p99Ms} ms`);
+  for (const m of own) context.log(`  ${m.target.padEnd(11)} ${m.rps.toFixed(rpsDigits).padStart(6)} req/s  p50 ${m.p50Ms} ms  p99 ${m.p99Ms} ms`);
   return {
     'gateway/baseline': round(rps['gateway'] / rps['baseline']),
     'direct/baseline': round(rps['direct'] / rps['baseline']),

@@ -1,3 +1,4 @@
+import { preparedStatementName } from '@erp/database';
 import { parseSupplierInvoiceListQuery } from '../supplier-invoice-list.query';
 import { isCellCountedListQuery, supplierInvoicePageQuery } from './supplier-invoices.queries';
 
@@ -44,5 +45,19 @@ describe('supplierInvoicePageQuery', () => {
     expect(q.text).not.toContain('supplier_invoice_buckets');
     expect(q.text).toContain(`SELECT supplier_invoice_id_bucket(i.internal_id), count(*) FROM supplier_invoices i WHERE i.company_id = $1 AND i.supplier_number = $4 AND i.last_modified_at = $5::timestamptz`);
     expect(q.text).not.toMatch(/OFFSET \$3\b/);
+  });
+});
+
+describe('which page statements run prepared', () => {
+  const name = (query: Record<string, string>) => preparedStatementName(supplierInvoicePageQuery('1000001', parse(query)).text);
+
+  it('prepares the equality lists (company, status, documentType), whose generic plan is the custom one', () => {
+    expect(name({})).toMatch(/^erp_/);
+    expect(name({ status: 'Open', documentType: 'Invoice' })).toMatch(/^erp_/);
+  });
+
+  it('leaves time ranges and a supplier (of skewed size) unprepared', () => {
+    expect(name({ lastModifiedDateTime: '2026-01-01', lastModifiedDateTimeCondition: '<', status: 'Hold' })).toBeUndefined();
+    expect(name({ supplier: 'S1' })).toBeUndefined();
   });
 });

@@ -100,14 +100,18 @@ export function supplierInvoicePageQuery(companyId: string, query: SupplierInvoi
       ranges.push({ operator: lastModified.operator, at: `${param(lastModified.value)}::timestamptz`, column: 'i.last_modified_at', bucket: 'modified_bucket' });
     }
     const counts = timeBucketedCountsSql(INVOICES, INVOICE_CELLS, ranges, cellConditions, rowConditions);
-    return { text: prepared(bucketSeekPageSql(INVOICES, counts.perBucket, counts.rowConditions)), values };
+    const text = bucketSeekPageSql(INVOICES, counts.perBucket, counts.rowConditions);
+    // Prepared (planned once per connection) for equalities only: a generic plan does not know how
+    // wide a time range is (customers-queries, customerTimeBucketedPageQuery).
+    return { text: ranges.length > 0 ? text : prepared(text), values };
   }
   // Operators come from a fixed set checked by the parser, never from raw input.
   let exact = rowConditions;
   if (query.supplier !== undefined) exact += ` AND i.supplier_number = ${param(query.supplier)}`;
   if (lastModified) exact += ` AND i.last_modified_at ${lastModified.operator} ${param(lastModified.value)}::timestamptz`;
   const perBucket = `SELECT ${INVOICES.idBucket}(i.internal_id), count(*) FROM supplier_invoices i WHERE i.company_id = $1${exact} GROUP BY 1`;
-  return { text: prepared(bucketSeekPageSql(INVOICES, perBucket, exact)), values };
+  // Not prepared: a supplier's size is skewed, and a generic plan would not know which one is asked.
+  return { text: bucketSeekPageSql(INVOICES, perBucket, exact), values };
 }
 
 export function supplierInvoiceByReferenceQuery(companyId: string, referenceNumber: string): SqlQuery {
