@@ -409,6 +409,26 @@ describe('the tenant binding per company (libs/database tenancy)', () => {
       }
     });
 
+    it('are prepared under another name when the session has one of theirs from another client (42P05, a pooler that keeps none)', async () => {
+      const shared = onePool();
+      await shared.initialize();
+      try {
+        // Another client's statement of the same name on this server session, as such a pooler leaves it.
+        const runner = shared.createQueryRunner();
+        try {
+          const client = (await runner.connect()) as PoolClient;
+          const plainQuery = pg.Client.prototype.query as unknown as (this: PoolClient, text: string) => Promise<unknown>;
+          await plainQuery.call(client, `PREPARE "${name}" AS SELECT 1`);
+        } finally {
+          await runner.release();
+        }
+        expect(countsOf(await runAsCompany('A', () => shared.query(marked, ['a1'])))).toEqual(['A:1']);
+        expect(await preparedOn(shared)).toEqual([name, `${name}_1`]);
+      } finally {
+        await shared.destroy();
+      }
+    });
+
     it('fail as any statement does, at first use or later, and the connection goes on', async () => {
       const shared = onePool();
       await shared.initialize();

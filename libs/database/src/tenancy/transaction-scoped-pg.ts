@@ -1,5 +1,6 @@
 import pg, { type QueryConfig, type QueryResult, type QueryResultRow } from 'pg';
 import { preparedStatementName } from '../sql/prepared-statement';
+import { isLostPreparedStatement, MAX_PREPARED_LOSSES, warnPreparedStatementsLost } from './prepared-statement-losses';
 import { currentTenantScope } from './tenant-scope';
 import { type SettingsStatements, settingsStatementsFor, type TransactionSettings } from './transaction-settings-statement';
 import { WithTransactionSettings } from './with-transaction-settings';
@@ -32,13 +33,6 @@ type QueryCallback = (error: Error | null, result?: QueryResult) => void;
 
 /** Named statements one connection keeps at most; further marked texts run unnamed. */
 const MAX_PREPARED_PER_CONNECTION = 200;
-/**
- * Times a connection may find its prepared statements gone (SQLSTATE 26000: DISCARD ALL, or a
- * pooler that does not keep them) before it stops preparing: each loss costs a retry.
- */
-const MAX_PREPARED_LOSSES = 3;
-const UNDEFINED_PREPARED_STATEMENT = '26000';
-
 /**
  * The `pg` module for TypeORM's documented `driver` option, whose pool's connections keep no
  * state between transactions, so that they work the same straight against PostgreSQL and behind
@@ -157,17 +151,17 @@ export function transactionScopedClient(wanted: TransactionSettings): typeof pg.
     }
 
     /**
-     * A statement outside any transaction. If the session no longer has a statement this
-     * connection prepared (26000: DISCARD ALL, or a pooler that keeps none, so this exchange went
-     * to another server session), nothing ran: every name changes, so each is prepared again, and
-     * the statement is sent once more. After MAX_PREPARED_LOSSES the connection prepares nothing.
+     * A statement outside any transaction. If the session's prepared statements are not the ones
+     * this connection made (isLostPreparedStatement), nothing ran: every name changes, so each is
+     * prepared again, and the statement is sent once more. After MAX_PREPARED_LOSSES the
+     * connection prepares nothing.
      */
     private async lone(query: QueryConfig, values?: unknown[]): Promise<QueryResult> {
       try {
         const name = query.name === undefined && values && values.length > 0 ? this.preparedNameFor(query.text) : undefined;
         return await (name && values ? this.standalonePrepared(query, values, name) : this.standalone(query, values));
       } catch (error) {
-        if ((error as { code?: string }).code !== UNDEFINED_PREPARED_STATEMENT || this.preparedLosses >= MAX_PREPARED_LOSSES) throw error;
+        if (!isLostPreparedStatement(error) || this.preparedLosses >= MAX_PREPARED_LOSSES) throw error;
         this.preparedNames.clear();
         this.preparedLosses += 1;
         if (this.preparedLosses === MAX_PREPARED_LOSSES && !lossWarned) {
@@ -282,15 +276,6 @@ export function transactionScopedClient(wanted: TransactionSettings): typeof pg.
       return statement;
     }
   };
-}
-
-/** What a platform team sees (once per pool) when its pooler drops prepared statements. */
-function warnPreparedStatementsLost(): void {
-  process.emitWarning(
-    `a database connection lost its prepared statements ${MAX_PREPARED_LOSSES} times (SQLSTATE 26000) and stopped preparing: ` +
-      'behind a pooler that keeps none (PgBouncer before 1.21, or max_prepared_statements = 0), set DATABASE_PREPARED_STATEMENTS=false',
-    { code: 'ERP_PREPARED_STATEMENTS_LOST' },
-  );
 }
 
 function isSubmittable(query: unknown): query is pg.Submittable {
