@@ -47,7 +47,11 @@ const MAX_PREPARED_PER_CONNECTION = 200;
  *   round trip: with it in one simple-query message (an implicit transaction block) when it has no
  *   parameters, else in one extended-protocol exchange (with-transaction-settings.ts) whose Sync
  *   ends both. No statement ever runs unbound or without its timeout, and none costs a round trip
- *   more than before (BENCHMARKS.md, "Transaction-scoped binding").
+ *   more than before (BENCHMARKS.md, "Transaction-scoped binding"), but the first of each shape of
+ *   scope on a connection, which prepares the settings statement.
+ * - A lone statement marked `prepared()` runs as a named prepared statement, planned once per
+ *   connection (off with `preparedStatements: false`); a session that turns out not to hold it
+ *   (isLostPreparedStatement) gets it prepared again (libs/database README, "Prepared statements").
  * - A cursor (pg-query-stream) must be opened inside a transaction; outside one it is refused.
  * - Nothing is set at connection start (no startup parameters: PgBouncer refuses unknown ones,
  *   and a session setting would leak to whoever gets the server session next).
