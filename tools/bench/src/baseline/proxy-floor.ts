@@ -1,6 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { pipeline } from 'node:stream/promises';
-import { Pool } from 'undici';
+import { type Dispatcher, Pool } from 'undici';
 
 export interface ProxyFloorOptions {
   /** The service the floor forwards every request to, e.g. customers-v1's URL. */
@@ -31,7 +31,7 @@ export function createProxyFloor(options: ProxyFloorOptions): { server: Server; 
       return;
     }
     upstream
-      .request({ method: request.method as 'GET', path: request.url ?? '/', headers: forwarded(request.headers), body: request.method === 'GET' || request.method === 'HEAD' ? undefined : request })
+      .request({ method: (request.method ?? 'GET') as Dispatcher.HttpMethod, path: request.url ?? '/', headers: forwarded(request.headers), body: request.method === 'GET' || request.method === 'HEAD' ? undefined : request })
       .then(async ({ statusCode, headers, body }) => {
         response.writeHead(statusCode, forwarded(headers as IncomingHttpHeaders));
         await pipeline(body, response);
