@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { connect, createServer, type Server, type Socket } from 'node:net';
 
 import { Client } from 'pg';
 
@@ -91,4 +92,43 @@ describe('ensureDatabase / dropDatabase', () => {
     );
     expect(Date.now() - started).toBeLessThan(6_000);
   });
+
+  it('connects again when the server is there but too slow to accept (a loaded CI machine)', async () => {
+    const proxy = await slowFirstConnectProxy(new URL(serverUrl));
+    try {
+      const url = await ensureDatabase(proxy.url, name);
+      expect(proxy.connections()).toBeGreaterThanOrEqual(2);
+      expect(new URL(url).pathname).toBe(`/${name}`);
+      expect(await databaseExists(serverUrl, name)).toBe(true);
+    } finally {
+      await proxy.close();
+    }
+  }, 20_000);
 });
+
+/** A TCP hop to the server that leaves its first connection unanswered, as a stalled server would. */
+async function slowFirstConnectProxy(server: URL): Promise<{ url: string; connections: () => number; close: () => Promise<void> }> {
+  const sockets: Socket[] = [];
+  let connections = 0;
+  const proxy: Server = createServer((client) => {
+    sockets.push(client);
+    client.on('error', () => undefined);
+    if (connections++ === 0) return;
+    const upstream = connect(Number(server.port || 5432), server.hostname);
+    sockets.push(upstream);
+    upstream.on('error', () => client.destroy());
+    client.pipe(upstream).pipe(client);
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  const url = new URL(server.href);
+  url.hostname = '127.0.0.1';
+  url.port = String((proxy.address() as { port: number }).port);
+  return {
+    url: url.href,
+    connections: () => connections,
+    close: async () => {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => proxy.close(resolve));
+    },
+  };
+}

@@ -5,6 +5,8 @@ import { assertDatabaseName, databaseNameOf, databaseUrlFor, redactUrl } from '.
 
 const ADMIN_APPLICATION_NAME = 'erp-database-admin';
 const CONNECT_TIMEOUT_MS = 5_000;
+/** How long a server that answers slowly (connects time out, none refused) is given in all. */
+const CONNECT_PATIENCE_MS = 30_000;
 /** SQLSTATEs a concurrent CREATE DATABASE of the same name can raise. */
 const DUPLICATE_DATABASE = '42P04';
 const UNIQUE_VIOLATION = '23505';
@@ -139,29 +141,42 @@ export async function ensureTemplateDatabase(
 }
 
 /**
- * Runs `work` with a short-lived client on `url`. Fails fast (a few seconds) when the server does
- * not answer, with the URL (password redacted) in the message.
+ * Runs `work` with a short-lived client on `url`. Fails fast when nothing listens there (refused),
+ * with the URL (password redacted) in the message. A server that is there but slow to accept (a
+ * loaded 2-core CI machine starting a dozen services at once, CI run 46) gets more connects, one
+ * every CONNECT_TIMEOUT_MS, until CONNECT_PATIENCE_MS has passed.
  */
 export async function withAdminClient<T>(url: string, work: (client: Client) => Promise<T>): Promise<T> {
-  const client = new Client({
-    connectionString: url,
-    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
-    application_name: ADMIN_APPLICATION_NAME,
-  });
-  // A server-side disconnect surfaces on the pending query; this keeps it from being unhandled.
-  client.on('error', () => undefined);
-  try {
-    await client.connect();
-  } catch (error) {
-    await client.end().catch(() => undefined);
-    throw new Error(`Cannot connect to PostgreSQL at ${redactUrl(url)}: ${messageOf(error)}`, {
-      cause: error,
-    });
-  }
+  const client = await connectAdminClient(url, Date.now() + CONNECT_PATIENCE_MS);
   try {
     return await work(client);
   } finally {
     await client.end().catch(() => undefined);
+  }
+}
+
+async function connectAdminClient(url: string, deadline: number): Promise<Client> {
+  for (;;) {
+    const client = new Client({
+      connectionString: url,
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      application_name: ADMIN_APPLICATION_NAME,
+    });
+    // A server-side disconnect surfaces on the pending query; this keeps it from being unhandled.
+    client.on('error', () => undefined);
+    try {
+      await client.connect();
+      return client;
+    } catch (error) {
+      await client.end().catch(() => undefined);
+      // pg's own message when connectionTimeoutMillis passes without the server's answer.
+      const slow = messageOf(error) === 'timeout expired';
+      if (!slow || Date.now() + CONNECT_TIMEOUT_MS > deadline) {
+        throw new Error(`Cannot connect to PostgreSQL at ${redactUrl(url)}: ${messageOf(error)}`, {
+          cause: error,
+        });
+      }
+    }
   }
 }
 
