@@ -76,6 +76,8 @@ export {
   transactionScopedClient,
   transactionScopedPg,
 } from './tenancy/transaction-scoped-pg';
+// The exchange that sends a statement with its settings; bench:binding's floor sends one setting so.
+export { type SettingsExchange, WithTransactionSettings } from './tenancy/with-transaction-settings';
 export { connectionConfigOf } from './data-source/connection-config';
 export { type TenantTable, unprotectedTenantTables } from './tenancy/tenant-tables';
 export { TenantScopeInterceptor } from './nest/tenant-scope.interceptor';
