@@ -28,7 +28,7 @@ export async function loneStatementWithOneSetting(pool: pg.Pool, text: string, v
       const statement = new pg.Query({ text, values, queryMode: 'extended' } as pg.QueryConfig, undefined, (error: Error | undefined, result: pg.QueryResult) =>
         error ? reject(error) : resolve(result),
       );
-      void client.query(new WithTransactionSettings({ ...SETTING, name: SETTING_NAME }, statement) as unknown as pg.Submittable);
+      client.query(new WithTransactionSettings({ ...SETTING, name: SETTING_NAME }, statement));
     });
   } finally {
     client.release();
