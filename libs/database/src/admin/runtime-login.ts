@@ -85,38 +85,62 @@ function runtimeLoginRefusals(facts: LoginFacts): string[] {
 export const DEV_RUNTIME_LOGIN = 'erp_runtime';
 
 /**
- * The runtime login for `npm start` and the tests (DEV_RUNTIME_LOGIN), created when missing and
- * granted the two roles of `database`; returns the database's URL with its credentials. One login
- * for every database of the server, as a pooler in front of them all knows one list of logins:
- * its membership of another database's roles gives it nothing here (their privileges are on that
- * database's objects). Its password is derived from the admin URL, so every caller builds the
- * same URL and nobody who lacks the admin URL can. Production creates one login per service
+ * The runtime login for `npm start` and the tests (DEV_RUNTIME_LOGIN), created when missing, given
+ * its password and granted the two roles of `database`; returns the database's URL with its
+ * credentials. One login for every database of the server, as a pooler in front of them all knows
+ * one list of logins: its membership of another database's roles gives it nothing here (their
+ * privileges are on that database's objects). Production creates one login per service
  * (docs/platform-teams.md).
+ *
+ * The password is set at every call, not only when the role is created: a cluster kept between
+ * `npm start`s (.data/postgres) keeps the role, and a login created by an earlier release (whose
+ * password named the embedded server's port, chosen afresh at each start) must work with the
+ * password derived now. Callers at once (test workers, a system's services) queue on an advisory
+ * lock, so no two update the role's catalog row together ("tuple concurrently updated").
+ * `login`: another name than DEV_RUNTIME_LOGIN, for a test that must not touch the shared one.
  */
-export async function ensureRuntimeLogin(serverUrl: string, database: string): Promise<string> {
+export async function ensureRuntimeLogin(serverUrl: string, database: string, login = DEV_RUNTIME_LOGIN): Promise<string> {
   const password = devRuntimePassword(serverUrl);
   const url = databaseUrlFor(serverUrl, database);
-  await withAdminClient(url, async (client) => {
-    const name = client.escapeIdentifier(DEV_RUNTIME_LOGIN);
-    // Created once with its password, never altered: concurrent callers (test workers) would
-    // otherwise update the same catalog row at once. A concurrent creator's duplicate is as good.
-    await client.query(
-      `DO $$ BEGIN CREATE ROLE ${name} LOGIN NOINHERIT PASSWORD ${client.escapeLiteral(password)}; ` +
-        `EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL; END $$`,
-    );
-    await grantRuntimeLoginWith(rowsOf(client), DEV_RUNTIME_LOGIN);
+  // Roles are the server's, advisory locks a database's: every caller takes the lock in the server
+  // URL's own database, whichever database it grants.
+  await withAdminClient(serverUrl, async (client) => {
+    const name = client.escapeIdentifier(login);
+    await client.query('BEGIN');
+    try {
+      await client.query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [RUNTIME_LOGIN_LOCK]);
+      // A creator that takes no lock (an older release's) may still race: its duplicate is as good.
+      await client.query(
+        `DO $$ BEGIN CREATE ROLE ${name} LOGIN NOINHERIT; ` + `EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL; END $$`,
+      );
+      await client.query(`ALTER ROLE ${name} PASSWORD ${client.escapeLiteral(password)}`);
+      await client.query('COMMIT');
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    }
   });
+  await withAdminClient(url, (client) => grantRuntimeLoginWith(rowsOf(client), login));
   const runtime = new URL(url);
-  runtime.username = DEV_RUNTIME_LOGIN;
+  runtime.username = login;
   runtime.password = encodeURIComponent(password);
   return runtime.toString();
 }
 
-/** The password ensureRuntimeLogin gives DEV_RUNTIME_LOGIN on `serverUrl`'s server (a pooler's list of logins needs it). */
+/** The advisory lock every ensureRuntimeLogin of a server queues on. */
+const RUNTIME_LOGIN_LOCK = 'erp: runtime login';
+
+/**
+ * The password ensureRuntimeLogin gives DEV_RUNTIME_LOGIN on `serverUrl`'s server (a pooler's list
+ * of logins needs it): derived from the admin's credentials alone, so every caller builds the
+ * same URL and nobody who lacks the admin's password can. Not from the address: the embedded server
+ * of `npm start` gets a new port at every start on the same cluster, and two callers naming one
+ * server differently (`localhost`, `127.0.0.1`) would otherwise set the password in turn.
+ */
 export function devRuntimePassword(serverUrl: string): string {
-  // The server and the admin's credentials, not the URL's text: callers name other databases.
-  const { username, password, hostname, port } = new URL(serverUrl);
-  return createHmac('sha256', `${username}:${password}@${hostname}:${port}`).update('erp-runtime-login').digest('base64url');
+  // The admin's credentials, not the URL's text: callers name other databases and hosts.
+  const { username, password } = new URL(serverUrl);
+  return createHmac('sha256', `${username}:${password}`).update('erp-runtime-login').digest('base64url');
 }
 
 function rowsOf(client: Client): RunQuery {

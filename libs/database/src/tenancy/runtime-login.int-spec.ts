@@ -146,6 +146,23 @@ describe('the runtime login (libs/database)', () => {
     }
   });
 
+  it('keeps logging in on a cluster whose login an earlier start made with another password (npm start, issue 48)', async () => {
+    // A login of its own: the shared one serves every test worker of the run meanwhile.
+    const login = `${database.name}_kept`;
+    extraRoles.push(login);
+    await asAdmin((client) => client.query(`CREATE ROLE ${client.escapeIdentifier(login)} LOGIN NOINHERIT PASSWORD 'from-an-earlier-port'`));
+    const url = await ensureRuntimeLogin(database.serverUrl, database.name, login);
+    const again = await Promise.all(Array.from({ length: 8 }, () => ensureRuntimeLogin(database.serverUrl, database.name, login)));
+    expect(new Set(again)).toEqual(new Set([url]));
+    const session = new Client({ connectionString: url });
+    await session.connect();
+    try {
+      expect((await session.query<{ me: string }>(`SELECT current_user AS me`)).rows).toEqual([{ me: login }]);
+    } finally {
+      await session.end();
+    }
+  });
+
   it('is refused by the migration grant when it could leave the wall', async () => {
     const name = (what: string) => {
       const role = `${database.name}_${what}`;
