@@ -23,6 +23,7 @@ export {
 export { stopOrphanedEmbeddedPostgres } from './embedded-postgres/stale-postmaster';
 export { checkMigrationDrift } from './migrations/migration-drift';
 export { migrateDatabase, type MigrationRunOptions, runMigrations } from './migrations/run-migrations';
+export { releaseMigrationLease } from './migrations/migration-lease';
 export { migrationName, migrationsFor, type MigrationPhase, type MigrationRun, phaseOf } from './migrations/migration-phase';
 export { missingExpandMigrations } from './migrations/schema-status';
 // Frozen helpers of applied migrations (history: never changed, a new version instead).

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rename, rm, rmdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -28,9 +28,15 @@ export interface ClusterContext {
  * Runs initdb unless `dataDir` holds a cluster of the server's major version (persistent), and
  * always afresh when not persistent; refuses a cluster of another version or a non-empty
  * directory without one (development data is never deleted silently).
+ *
+ * initdb writes into `<dataDir>.initdb` and the finished cluster is renamed into place, so a
+ * process killed during initdb (Ctrl-C in the first `npm start`) leaves no half-made cluster in
+ * `dataDir`, only that staging directory, which the next start removes and makes again.
  */
 export async function initialiseIfNeeded(context: ClusterContext): Promise<void> {
   const { dataDir, persistent, binaries, runAs, onLog } = context;
+  const staging = `${dataDir}.initdb`;
+  await rm(staging, { recursive: true, force: true });
   const serverMajor = await majorVersionOf(binaries.postgres);
   const clusterMajor = await readFile(path.join(dataDir, 'PG_VERSION'), 'utf8').then(
     (text) => text.trim(),
@@ -56,7 +62,7 @@ export async function initialiseIfNeeded(context: ClusterContext): Promise<void>
     );
   }
 
-  await prepareDataDirectory(dataDir, runAs);
+  await prepareDataDirectory(staging, runAs);
   const passwordFile = path.join(os.tmpdir(), `erp-pg-password-${randomBytes(8).toString('hex')}`);
   await writeFile(passwordFile, `${EMBEDDED_POSTGRES_PASSWORD}\n`, { mode: 0o600 });
   try {
@@ -65,7 +71,7 @@ export async function initialiseIfNeeded(context: ClusterContext): Promise<void>
     await execFileAsync(
       binaries.initdb,
       [
-        `--pgdata=${dataDir}`,
+        `--pgdata=${staging}`,
         `--username=${EMBEDDED_POSTGRES_USER}`,
         `--pwfile=${passwordFile}`,
         '--auth=scram-sha-256',
@@ -77,9 +83,15 @@ export async function initialiseIfNeeded(context: ClusterContext): Promise<void>
         '--no-instructions',
         ...(persistent ? [] : ['--no-sync']),
       ],
-      { cwd: dataDir, env: serverEnv(), uid: runAs?.uid, gid: runAs?.gid, maxBuffer: 16 * 1024 * 1024 },
+      { cwd: staging, env: serverEnv(), uid: runAs?.uid, gid: runAs?.gid, maxBuffer: 16 * 1024 * 1024 },
     ).then(({ stdout, stderr }) => emitLines(`${stdout}${stderr}`, onLog));
+    // The empty directory checked above, if any, gives way to the finished cluster.
+    await rmdir(dataDir).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'ENOENT') throw error;
+    });
+    await rename(staging, dataDir);
   } catch (error) {
+    await rm(staging, { recursive: true, force: true });
     const output = error instanceof Error && 'stderr' in error ? String(error.stderr) : '';
     throw new Error(`initdb failed for ${dataDir}: ${output.trim() || String(error)}`, { cause: error });
   } finally {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { sleep } from '../background/backoff';
+import { withAdminClient } from '../admin/database-admin';
 import { queryRows } from '../sql/query-rows';
 
 /** The one-row table that says which runner migrates this database, and until when. */
@@ -40,6 +41,19 @@ export async function withMigrationLease<T>(dataSource: DataSource, work: () => 
       .query(`UPDATE ${MIGRATION_LEASE_TABLE} SET holder = NULL, expires_at = '-infinity' WHERE holder = $1`, [holder])
       .catch(() => undefined);
   }
+}
+
+/**
+ * Frees the lease of `databaseUrl`'s database whoever holds it, for a caller that knows no runner
+ * can be alive: `npm start` on its own cluster, holding its data directory, after a start that was
+ * interrupted during a migration (the lease would otherwise hold the next start for up to 60 s).
+ * Never for a shared server: a live runner's lease is its only guard.
+ */
+export async function releaseMigrationLease(databaseUrl: string): Promise<void> {
+  await withAdminClient(databaseUrl, async (client) => {
+    const { rows } = await client.query<{ exists: boolean }>(`SELECT to_regclass($1) IS NOT NULL AS exists`, [MIGRATION_LEASE_TABLE]);
+    if (rows[0]?.exists) await client.query(`UPDATE ${MIGRATION_LEASE_TABLE} SET holder = NULL, expires_at = '-infinity'`);
+  });
 }
 
 /** Takes the lease if it is free or expired, or renews it if `holder` has it. */
