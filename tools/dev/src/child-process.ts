@@ -56,14 +56,14 @@ function spawnNode(name: string, args: string[], env: NodeJS.ProcessEnv, options
     env: { NODE_COMPILE_CACHE: join(REPO_ROOT, '.data', 'node-compile-cache'), ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  // The last output, printed or not: a quiet process's report when it fails, and the cause named
+  // when any process exits before it is ready (waitForReady).
   const captured: string[] = [];
   const forward = (stream: NodeJS.WritableStream) => (chunk: Buffer) => {
     const text = chunk.toString();
-    if (options.quiet) {
-      captured.push(text);
-      if (captured.length > 200) captured.shift();
-      return;
-    }
+    captured.push(text);
+    if (captured.length > 200) captured.shift();
+    if (options.quiet) return;
     for (const line of text.split('\n')) if (line) stream.write(`[${name}] ${line}\n`);
   };
   child.stdout?.on('data', forward(process.stdout));
@@ -89,9 +89,13 @@ function spawnNode(name: string, args: string[], env: NodeJS.ProcessEnv, options
 
 /** Runs an entry point to completion; rejects with its output when it fails. */
 export async function runTs(name: string, entry: string, env: NodeJS.ProcessEnv, args: string[] = [], root?: string): Promise<void> {
-  const proc = spawnTs(name, entry, env, { quiet: true, args, ...(root ? { root } : {}) });
+  await untilExitedOk(spawnTs(name, entry, env, { quiet: true, args, ...(root ? { root } : {}) }));
+}
+
+/** Resolves when the process exits 0; rejects naming it otherwise (a quiet one has printed its output). */
+export async function untilExitedOk(proc: SpawnedProcess): Promise<void> {
   const code = await proc.exited;
-  if (code !== 0) throw new Error(`${name} failed with exit code ${code}`);
+  if (code !== 0) throw new Error(`${proc.name} failed with exit code ${code ?? `(signal ${proc.child.signalCode})`}`);
 }
 
 /**
@@ -99,12 +103,16 @@ export async function runTs(name: string, entry: string, env: NodeJS.ProcessEnv,
  * default is generous: six services compiling and booting at once on a loaded 2-core machine took
  * over a minute; a process that exits is reported at once anyway.
  */
-export async function waitForReady(url: string, proc: SpawnedProcess, timeoutMs = 180_000): Promise<void> {
+export async function waitForReady(url: string, proc: SpawnedProcess, timeoutMs = 180_000, signal?: AbortSignal): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let exitCode: number | null | undefined;
   void proc.exited.then((code) => (exitCode = code));
   while (Date.now() < deadline) {
-    if (exitCode !== undefined) throw new Error(`${proc.name} exited with code ${exitCode} before it was ready`);
+    signal?.throwIfAborted();
+    if (exitCode !== undefined) {
+      const cause = lastErrorIn(proc.recentOutput());
+      throw new Error(`${proc.name} exited with code ${exitCode} before it was ready${cause ? `: ${cause}` : ''}`);
+    }
     try {
       const response = await fetch(url, { signal: AbortSignal.timeout(2000) });
       if (response.ok) return;
@@ -114,4 +122,22 @@ export async function waitForReady(url: string, proc: SpawnedProcess, timeoutMs 
     await new Promise((r) => setTimeout(r, 150));
   }
   throw new Error(`${proc.name} was not ready at ${url} within ${timeoutMs} ms`);
+}
+
+/**
+ * The message of the last error a process logged: pino's JSON lines (`level` 50 or more, `err.message`
+ * or `msg`), else the last line that reads like an error. So that "exited before it was ready" names
+ * its cause (EADDRINUSE, a refused login) instead of leaving it inside a JSON line above.
+ */
+export function lastErrorIn(output: string): string | undefined {
+  const lines = output.split('\n').filter((line) => line.trim() !== '');
+  for (const line of [...lines].reverse()) {
+    try {
+      const entry = JSON.parse(line) as { level?: number; msg?: string; err?: { message?: string } };
+      if ((entry.level ?? 0) >= 50) return entry.err?.message ?? entry.msg;
+    } catch {
+      if (/\b(error|Error|ERROR|FATAL)\b/.test(line)) return line.trim().slice(0, 300);
+    }
+  }
+  return undefined;
 }

@@ -1,6 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { GATEWAY, SERVICES } from './services';
-import { withCalledServices } from './system';
+import { GATEWAY, SERVICES, withCalledServices } from './services';
 
 describe('the service catalog', () => {
   it.each([...SERVICES, GATEWAY].map((service) => [service.name, service.nodeArgs ?? []] as const))(

@@ -14,6 +14,11 @@ export interface ServiceSpec {
   /** Variables this service gets in the embedded default (on top of the common ones). */
   env?: Record<string, string>;
   /**
+   * Variables that name a place in the system's data directory (ERP_DATA_DIR for `npm start`),
+   * as paths inside it; a variable already set in the environment wins.
+   */
+  dataDirEnv?: Record<string, string>;
+  /**
    * Node/V8 flags the service runs with everywhere: `npm start`, the tests, compose and Kubernetes
    * (`npm run deploy:generate` puts them on the container's command). Command-line flags, because
    * NODE_OPTIONS refuses V8 heap-sizing flags such as `--initial-old-space-size`.
@@ -77,7 +82,7 @@ export const SERVICES: ServiceSpec[] = [
     nodeArgs: JSON_SERVICE_NODE_ARGS,
     memoryMiB: { request: 192, limit: 384 },
   },
-  // Attachment bytes go to STORAGE_DIR (default .data/attachments; filesystem driver) unless STORAGE_DRIVER=s3.
+  // Attachment bytes go to STORAGE_DIR (the data directory's attachments/; filesystem driver) unless STORAGE_DRIVER=s3.
   {
     name: 'attachments-v1',
     dir: 'apps/attachments-v1',
@@ -85,6 +90,7 @@ export const SERVICES: ServiceSpec[] = [
     database: 'erp_attachments',
     gatewayVariable: 'ATTACHMENTS_URL',
     calls: ['customers-v1', 'supplier-invoices-v1'],
+    dataDirEnv: { STORAGE_DIR: 'attachments' },
     nodeArgs: STREAMING_NODE_ARGS,
     // Compiled-build peak 338 MiB (attachments scenario).
     memoryMiB: { request: 352, limit: 640 },
@@ -114,6 +120,14 @@ export const SERVICES: ServiceSpec[] = [
   },
 ];
 
+/**
+ * The variable that moves a service's port under `npm start` (e.g. CUSTOMERS_V1_PORT for
+ * customers-v1; its replicas take every tenth port after it). The gateway's is PORT.
+ */
+export function portVariable(service: ServiceSpec): string {
+  return service.name === GATEWAY.name ? 'PORT' : `${service.name.toUpperCase().replace(/[^A-Z0-9]/g, '_')}_PORT`;
+}
+
 // Compiled-build peak 356 MiB (attachments scenario). The streaming flags, and a young generation
 // of 32 MiB rather than V8's default (up to 128 MiB on the bench machine): passing the 1M-customer
 // full sync's 686 KB pages through, that default made the walk 17.3 s against 14.3-15.3 s, with no
@@ -125,3 +139,16 @@ export const GATEWAY: ServiceSpec = {
   nodeArgs: [...STREAMING_NODE_ARGS, '--max-semi-space-size=16'],
   memoryMiB: { request: 384, limit: 640 },
 };
+
+/** The catalog's services named, with every service they call (transitively), in catalog order. */
+export function withCalledServices(names: string[] | undefined): ServiceSpec[] {
+  if (!names) return SERVICES;
+  const wanted = new Set<string>();
+  const add = (name: string) => {
+    if (wanted.has(name)) return;
+    wanted.add(name);
+    for (const called of SERVICES.find((s) => s.name === name)?.calls ?? []) add(called);
+  };
+  names.forEach(add);
+  return SERVICES.filter((s) => wanted.has(s.name));
+}

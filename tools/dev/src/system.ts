@@ -1,11 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { type DevKeyPair, loadOrCreateDevKeyPair } from '@erp/auth';
-import { databaseNameOf, ensureDatabase, ensureRuntimeLogin, freePort, startEmbeddedPostgres, type EmbeddedPostgresHandle } from '@erp/database';
-import { type KafkaDevBroker, startKafkaDevBroker } from '@erp/kafka-dev-broker';
+import { databaseNameOf, ensureDatabase, ensureRuntimeLogin, freePort, releaseMigrationLease, startEmbeddedPostgres, type EmbeddedPostgresHandle } from '@erp/database';
+import type { KafkaDevBroker } from '@erp/kafka-dev-broker';
 import { appLauncher, type AppBuild } from './app-launcher';
-import { runTs, waitForReady, type SpawnedProcess } from './child-process';
-import { GATEWAY, SERVICES, type ServiceSpec } from './services';
+import { spawnTs, untilExitedOk, waitForReady, type SpawnedProcess } from './child-process';
+import { startDevBroker } from './dev-broker';
+import { assertPortsFree } from './start/port-check';
+import { GATEWAY, SERVICES, type ServiceSpec, withCalledServices } from './services';
+import { fixedPortPlan } from './system-ports';
 
 export interface SystemOptions {
   /** A PostgreSQL server to use (each service gets its own database on it); embedded when absent. */
@@ -13,8 +16,18 @@ export interface SystemOptions {
   dataDir: string;
   /** Gateway port; 0 picks a free one. */
   gatewayPort: number;
-  /** `fixed` uses each service's default port (npm start); `free` picks free ports (tests). */
+  /**
+   * `fixed` uses each service's port (npm start): its catalog default or `fixedPorts`, checked free
+   * before anything starts; `free` picks free ports (tests).
+   */
   servicePorts: 'fixed' | 'free';
+  /** With fixed ports: a service's first port instead of its catalog default (by catalog name). */
+  fixedPorts?: Record<string, number>;
+  /**
+   * Stops the start-up: every process started so far is stopped (migrations too) and startSystem
+   * rejects. `npm start` aborts it on Ctrl-C, so an interrupted start leaves nothing running.
+   */
+  signal?: AbortSignal;
   keys?: DevKeyPair;
   /** INTERNAL_API_SECRET of every service; default a fresh random one per system. */
   internalApiSecret?: string;
@@ -70,9 +83,6 @@ export function replicasFrom(variable: string): number {
   return replicas;
 }
 
-/** Where `npm start` runs the dev broker, so tools on the host find it where Kafka usually is. */
-export const DEV_BROKER_DEFAULT_PORT = 9092;
-
 export interface RunningSystem {
   baseUrl: string;
   /** Each service's first replica. */
@@ -100,8 +110,9 @@ export interface RunningSystem {
  */
 export async function startSystem(options: SystemOptions): Promise<RunningSystem> {
   const log = options.log ?? (() => undefined);
-  const keys = options.keys ?? loadOrCreateDevKeyPair(join(options.dataDir, 'dev-keys'));
   const processes: SpawnedProcess[] = [];
+  // Migrate processes still running: a failed or aborted start stops them before the database.
+  const migrations = new Set<SpawnedProcess>();
   // How to start each process again (same entry, port and environment): see restart().
   const launchers = new Map<string, { launch: (env?: Record<string, string>) => SpawnedProcess; readyUrl: string }>();
   let embedded: EmbeddedPostgresHandle | undefined;
@@ -112,12 +123,29 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
     // to Kafka as its service stops), then Kafka, then the database.
     const gateway = processes.find((proc) => proc.name === GATEWAY.name);
     await gateway?.stop('SIGTERM');
-    await Promise.all(processes.filter((proc) => proc !== gateway).map((proc) => proc.stop('SIGTERM')));
+    await Promise.all([...processes.filter((proc) => proc !== gateway), ...migrations].map((proc) => proc.stop('SIGTERM')));
     await devBroker?.stop();
     await embedded?.stop();
   };
 
+  const selected = withCalledServices(options.services);
+  const replicas = Math.max(1, options.replicas ?? 1);
+  const portPlan = options.servicePorts === 'fixed' ? fixedPortPlan(options, selected, replicas) : undefined;
+  // Every port checked before anything starts: a taken one stops here, with nothing migrated.
+  if (portPlan) await assertPortsFree(portPlan.planned);
+  const keys = options.keys ?? loadOrCreateDevKeyPair(join(options.dataDir, 'dev-keys'));
+  // Aborted by the caller (Ctrl-C) or by the first part of the start that fails: the others stop
+  // waiting, and what is running is stopped below.
+  const starting = new AbortController();
+  const signal = starting.signal;
+  const abortStart = (reason: unknown) => {
+    if (!signal.aborted) starting.abort(reason);
+  };
+  if (options.signal?.aborted) abortStart(options.signal.reason);
+  options.signal?.addEventListener('abort', () => abortStart(options.signal?.reason), { once: true });
+
   try {
+    signal.throwIfAborted();
     let serverUrl = options.databaseServerUrl;
     if (!serverUrl) {
       log('starting embedded PostgreSQL');
@@ -140,19 +168,16 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
       KAFKA_BROKERS: kafkaBrokers.join(','),
       ...options.env,
     };
-    const selected = withCalledServices(options.services);
-
     // Every address first, so that each service can start as soon as its own migrations are done
     // and the gateway alongside them, instead of one phase waiting for the slowest of the last.
-    const replicas = Math.max(1, options.replicas ?? 1);
     const serviceUrls: Record<string, string> = {};
     const replicaUrls: Record<string, string[]> = {};
     const gatewayEnv: Record<string, string> = {};
     for (const service of selected) {
       const urls: string[] = [];
       for (let replica = 0; replica < replicas; replica++) {
-        // Fixed ports: the service's default, then the ports after it (3101, 3111, 3121, ...).
-        const port = options.servicePorts === 'fixed' ? service.defaultPort + 10 * replica : await freePort();
+        // Fixed ports: the service's own, then every tenth after it (3101, 3111, 3121, ...).
+        const port = portPlan ? (portPlan.first[service.name] as number) + 10 * replica : await freePort();
         urls.push(`http://127.0.0.1:${port}`);
       }
       replicaUrls[service.name] = urls;
@@ -168,20 +193,29 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
         }),
       );
     const gatewayPort = options.gatewayPort === 0 ? await freePort() : options.gatewayPort;
+    signal.throwIfAborted();
     const baseUrl = `http://127.0.0.1:${gatewayPort}`;
 
+    const inDataDir = (service: ServiceSpec): Record<string, string> =>
+      Object.fromEntries(Object.entries(service.dataDirEnv ?? {}).filter(([name]) => process.env[name] === undefined).map(([name, path]) => [name, resolve(options.dataDir, path)]));
     const spawnApp = appLauncher(options.build ?? 'source');
     const databaseUrls: Record<string, string> = {};
     const startService = async (service: (typeof selected)[number]) => {
       const database = service.database;
       if (database) {
         const migrate = (databaseUrl: string) => {
+          signal.throwIfAborted();
           log(`migrating ${service.name}`);
           // One version of every service at a time here: both steps at once (docs/migrations.md).
-          return runTs(`${service.name} migrate`, `${service.dir}/src/migrate.ts`, { ...commonEnv, DATABASE_URL: databaseUrl }, ['--phase=contract']);
+          const proc = spawnTs(`${service.name} migrate`, `${service.dir}/src/migrate.ts`, { ...commonEnv, DATABASE_URL: databaseUrl }, { quiet: true, args: ['--phase=contract'] });
+          migrations.add(proc);
+          return untilExitedOk(proc).finally(() => migrations.delete(proc));
         };
         const createAndMigrate = async () => {
           const databaseUrl = await ensureDatabase(databaseServer, options.databaseName ? options.databaseName(database) : database);
+          // Our own cluster, whose data directory the caller holds (npm start): no other runner is
+          // alive, so a lease left by an interrupted start is freed instead of waited out.
+          if (embedded) await releaseMigrationLease(databaseUrl);
           await migrate(databaseUrl);
           return databaseUrl;
         };
@@ -201,6 +235,7 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
             spawnApp(service, {
               ...commonEnv,
               ...calledUrls(service),
+              ...inDataDir(service),
               ...service.env,
               PORT: new URL(url).port,
               HOST: '127.0.0.1',
@@ -208,9 +243,10 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
               ...env,
             }, { quiet: options.quiet, nodeArgs: service.nodeArgs }, name);
           launchers.set(name, { launch, readyUrl: `${url}/health/ready` });
+          signal.throwIfAborted();
           const proc = launch();
           processes.push(proc);
-          await waitForReady(`${url}/health/ready`, proc);
+          await waitForReady(`${url}/health/ready`, proc, undefined, signal);
           log(`${name} ready at ${url}`);
         }),
       );
@@ -227,9 +263,13 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
       launchers.set(GATEWAY.name, { launch: launchGateway, readyUrl: `${baseUrl}/health/ready` });
       const gateway = launchGateway();
       processes.push(gateway);
-      await waitForReady(`${baseUrl}/health/ready`, gateway);
+      await waitForReady(`${baseUrl}/health/ready`, gateway, undefined, signal);
     };
-    await Promise.all([...selected.map(startService), startGateway()]);
+    // Every start settles before a failure is reported, so the stop below meets no migration
+    // half-way (a migration's connection cut by the database's shutdown, in the middle of its DDL).
+    const starts = [...selected.map(startService), startGateway()].map((start) => start.catch((error: unknown) => abortStart(error)));
+    await Promise.all(starts);
+    signal.throwIfAborted();
     serviceUrls[GATEWAY.name] = baseUrl;
 
     const restart: RunningSystem['restart'] = async (name, { signal = 'SIGKILL', readyTimeoutMs, env } = {}) => {
@@ -249,42 +289,3 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
     throw err;
   }
 }
-
-/** The catalog's services named, with every service they call (transitively), in catalog order. */
-export function withCalledServices(names: string[] | undefined): ServiceSpec[] {
-  if (!names) return SERVICES;
-  const wanted = new Set<string>();
-  const add = (name: string) => {
-    if (wanted.has(name)) return;
-    wanted.add(name);
-    for (const called of SERVICES.find((s) => s.name === name)?.calls ?? []) add(called);
-  };
-  names.forEach(add);
-  return SERVICES.filter((s) => wanted.has(s.name));
-}
-
-/** The in-memory Kafka dev broker (never production: see tools/kafka-dev-broker). */
-async function startDevBroker(options: SystemOptions, log: (line: string) => void): Promise<KafkaDevBroker> {
-  const port = options.kafkaDevBrokerPort ?? (options.servicePorts === 'fixed' ? DEV_BROKER_DEFAULT_PORT : 0);
-  log(`starting the Kafka dev broker (in-memory) on port ${port === 0 ? '(free)' : port}`);
-  try {
-    return await startKafkaDevBroker({
-      port,
-      logger: {
-        debug: () => undefined,
-        info: () => undefined,
-        warn: (message) => log(`kafka-dev-broker: ${message}`),
-        error: (message) => log(`kafka-dev-broker: ${message}`),
-      },
-    });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
-      throw new Error(
-        `port ${port} is in use: set KAFKA_BROKERS to use the Kafka listening there, or KAFKA_DEV_BROKER_PORT for another port`,
-        { cause: error },
-      );
-    }
-    throw error;
-  }
-}
-

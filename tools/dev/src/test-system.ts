@@ -1,6 +1,8 @@
 import { dropDatabase } from '@erp/database';
 import { TestAuth, testDatabaseName, testDatabaseServerUrl, testKafkaBrokers, testTopicPrefix } from '@erp/testing';
+import { join } from 'node:path';
 import { migratedCopy } from './migrated-template';
+import { REPO_ROOT } from './paths';
 import { replicasFrom, startSystem, type RunningSystem, type SystemOptions } from './system';
 
 export interface TestSystemOptions {
@@ -18,6 +20,8 @@ export interface TestSystemOptions {
   replicas?: number;
   /** The DATABASE_URL each service gets for its database (e.g. through a pooler). Default: the database's own. */
   serviceDatabaseUrl?: (databaseUrl: string) => string;
+  /** How each app starts: from its TypeScript or its image build (SystemOptions.build). */
+  build?: SystemOptions['build'];
 }
 
 export interface TestSystem {
@@ -40,7 +44,8 @@ export async function startTestSystem(label: string, options: TestSystemOptions 
   const databases: string[] = [];
   const systemOptions: SystemOptions = {
     databaseServerUrl: serverUrl,
-    dataDir: '.data/e2e-unused',
+    // Dev keys come from `auth`; attachment bytes of test systems go here (STORAGE_DIR).
+    dataDir: join(REPO_ROOT, '.data', 'test-systems'),
     gatewayPort: 0,
     servicePorts: 'free',
     keys: auth.keys,
@@ -49,6 +54,7 @@ export async function startTestSystem(label: string, options: TestSystemOptions 
     ...(options.services ? { services: options.services } : {}),
     replicas: options.replicas ?? replicasFrom('TEST_REPLICAS'),
     ...(options.serviceDatabaseUrl ? { serviceDatabaseUrl: options.serviceDatabaseUrl } : {}),
+    ...(options.build ? { build: options.build } : {}),
     provisionDatabase: (service, migrate) => {
       const unique = testDatabaseName(`${label}_${service.database}`);
       databases.push(unique);
