@@ -2,8 +2,7 @@
 module.exports = {
   displayName: 'bench',
   preset: '../../jest.preset.js',
-  // Each suite starts the whole system as processes: two at a time on two cores. (Two used to
-  // time out waiting for events: the systems shared consumer groups on the one test broker, fixed
-  // in libs/messaging; see RELIABILITY.md "Found and fixed".)
-  maxWorkers: 2,
+  // Whole-system suites (*.e2e-spec.ts) are the project's `e2e` target (jest.e2e.config.js), run
+  // alone by `npm test` and in CI, not by `nx affected -t test` before a push.
+  testPathIgnorePatterns: ['/node_modules/', '\\.e2e-spec\\.ts$'],
 };

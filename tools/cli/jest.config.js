@@ -2,7 +2,7 @@
 module.exports = {
   displayName: 'cli',
   preset: '../../jest.preset.js',
-  // Its *.e2e-spec.ts suites start the whole system as processes: two at a time on two cores, as
-  // in api-e2e, reliability and bench (Nx runs two projects at a time, nx.json "parallel").
-  maxWorkers: 2,
+  // Whole-system suites (*.e2e-spec.ts) are the project's `e2e` target (jest.e2e.config.js), run
+  // alone by `npm test` and in CI, not by `nx affected -t test` before a push.
+  testPathIgnorePatterns: ['/node_modules/', '\\.e2e-spec\\.ts$'],
 };

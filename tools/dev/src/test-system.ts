@@ -20,7 +20,12 @@ export interface TestSystemOptions {
   replicas?: number;
   /** The DATABASE_URL each service gets for its database (e.g. through a pooler). Default: the database's own. */
   serviceDatabaseUrl?: (databaseUrl: string) => string;
-  /** How each app starts: from its TypeScript or its image build (SystemOptions.build). */
+  /**
+   * How each app starts: from its TypeScript or its image build (SystemOptions.build). Default:
+   * TEST_SYSTEM_BUILD, else `source`. The `e2e` targets set `compiled` and build the apps first
+   * (nx.json): each process then starts in about 1.1 s of CPU instead of 1.5 s through SWC's
+   * require hook, over some 40 system starts a run, and runs what the images run.
+   */
   build?: SystemOptions['build'];
 }
 
@@ -54,7 +59,7 @@ export async function startTestSystem(label: string, options: TestSystemOptions 
     ...(options.services ? { services: options.services } : {}),
     replicas: options.replicas ?? replicasFrom('TEST_REPLICAS'),
     ...(options.serviceDatabaseUrl ? { serviceDatabaseUrl: options.serviceDatabaseUrl } : {}),
-    ...(options.build ? { build: options.build } : {}),
+    build: options.build ?? testSystemBuild(),
     provisionDatabase: (service, migrate) => {
       const unique = testDatabaseName(`${label}_${service.database}`);
       databases.push(unique);
@@ -83,3 +88,9 @@ export async function startTestSystem(label: string, options: TestSystemOptions 
   };
 }
 
+function testSystemBuild(): NonNullable<SystemOptions['build']> {
+  const value = process.env['TEST_SYSTEM_BUILD'];
+  if (value === undefined || value === '' || value === 'source') return 'source';
+  if (value === 'compiled') return 'compiled';
+  throw new Error(`TEST_SYSTEM_BUILD must be source or compiled, not "${value}"`);
+}
