@@ -1,7 +1,6 @@
 import { type ListenedDelivery, SERVICES, startWebhookListener, type WebhookListener } from '@erp/dev';
-import { previousRelease } from '@erp/release';
+import { checkoutRelease, previousRelease } from '@erp/release';
 import { TestAuth } from '@erp/testing';
-import { checkoutRelease } from './upgrade/previous-release';
 import { MixedSystem, type RunningProcess } from './upgrade/mixed-system';
 import { COMPANY, UpgradeClient } from './upgrade/upgrade-client';
 import { exclusively, ITEMS, verifyEverything, type Worker, workerRound, writtenVersions } from './upgrade/upgrade-workload';

@@ -4,3 +4,4 @@ export { breakingChanges } from './contracts/contract-compat';
 export { CONTRACT_FILES, contractsDirOf, type ReleaseContracts, recordedContracts } from './contracts/recorded-contracts';
 export type { EventsDoc } from './contracts/event-compat';
 export type { WebhookCatalogue } from './contracts/webhook-compat';
+export { checkoutRelease, type ReleaseCheckout } from './release-checkout';

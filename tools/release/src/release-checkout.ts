@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { type Release, REPOSITORY_ROOT } from '@erp/release';
+import { type Release, REPOSITORY_ROOT } from './releases';
 
 const run = promisify(execFile);
 
@@ -18,7 +18,9 @@ export interface ReleaseCheckout {
  * The previous release as a platform team would run it: its commit checked out in a worktree of
  * this repository (the branch carries the commit: releases/releases.json names it) and installed with
  * its own lockfile (`npm ci`), under `.data/releases/<version>`. Kept between runs on one machine;
- * rebuilt when the worktree is at another commit or its install is missing.
+ * rebuilt when the worktree is at another commit or its install is missing. Used by the rolling
+ * upgrade suite (apps/reliability) and the upgrade of `npm start`'s data (tools/dev), which run
+ * one at a time (their `e2e` targets run alone).
  */
 export async function checkoutRelease(release: Release, log: (line: string) => void): Promise<ReleaseCheckout> {
   const root = join(REPOSITORY_ROOT, '.data', 'releases', release.version);
