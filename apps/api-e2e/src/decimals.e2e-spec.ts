@@ -1,7 +1,7 @@
 import Decimal from 'decimal.js';
 import { DECIMAL_RULE_CASES } from '@erp/decimals';
 import { startTestSystem, type TestSystem } from '@erp/dev/testing';
-import { TestAuth, waitUntil } from '@erp/testing';
+import { TestAuth, waitUntil, PATIENCE_MS } from '@erp/testing';
 import { putInventoryItems } from './support/inventory';
 
 const COMPANY = '4000004';
@@ -60,7 +60,7 @@ describe('one decimal rule in every API', () => {
     const customer = await post('/v1/customer', JSON.stringify({ name: 'Decimal Traders AS' }), true);
     customerNumber = ((await customer.json()) as { number: string }).number;
     // The sales-order service learns the customer from its CUSTOMER_CREATED event.
-    await waitUntil('the customer reaches sales orders', async () => (await salesOrderAnswer('1').catch(() => 'refused')) === '1', 90_000);
+    await waitUntil('the customer reaches sales orders', async () => (await salesOrderAnswer('1').catch(() => 'refused')) === '1', PATIENCE_MS);
   }, 240_000);
 
   afterAll(async () => {

@@ -83,7 +83,7 @@ describe(`events across releases: the working tree and ${released.version}`, () 
     await produceEveryEventType();
     const ajv = addFormats(new Ajv2020({ strict: false, allErrors: true }));
     for (const type of TYPES_OF_RELEASE) {
-      const message = await waitFor(() => reader.messages.find((m) => m.headers['event-type'] === type), `a ${type} from the current producer`, 30_000);
+      const message = await waitFor(() => reader.messages.find((m) => m.headers['event-type'] === type), `a ${type} from the current producer`);
       const schema = releasedMessages[type]!;
       const validate = ajv.compile(schema.payload);
       const valid = validate(JSON.parse(message.value ?? 'null'));

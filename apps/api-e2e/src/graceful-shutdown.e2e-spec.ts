@@ -8,8 +8,7 @@ import {
   testDatabaseServerUrl,
   testKafkaBrokers,
   testTopicPrefix,
-  type TestDatabase,
-} from '@erp/testing';
+  type TestDatabase, PATIENCE_MS } from '@erp/testing';
 
 const COMPANY = '1000001';
 
@@ -25,7 +24,7 @@ function refusesConnections(port: number): Promise<boolean> {
   });
 }
 
-async function eventually(check: () => Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
+async function eventually(check: () => Promise<boolean>, what: string, timeoutMs = PATIENCE_MS): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (await check()) return;
@@ -97,7 +96,7 @@ describe('graceful shutdown of a service process', () => {
     proc.child.kill('SIGTERM');
     // Readiness turns red at once, while the listener still answers (load balancers take the
     // replica out before it stops accepting); what it answers closes the connection.
-    await eventually(async () => (await fetch(`${url}/health/ready`)).status === 503, 'readiness answers 503', 2_000);
+    await eventually(async () => (await fetch(`${url}/health/ready`)).status === 503, 'readiness answers 503');
     const live = await fetch(`${url}/health/live`);
     expect(live.status).toBe(200);
     expect(live.headers.get('connection')).toBe('close');

@@ -74,7 +74,7 @@ describe('webhooks through the api-gateway', () => {
     orderLocation = location;
     orderEtag = patched.headers.get('etag')!;
 
-    const update = await waitFor(() => deliveries.find((d) => d.body.type === 'SALESORDER_UPDATED'), 'the SALESORDER_UPDATED delivery', 30_000);
+    const update = await waitFor(() => deliveries.find((d) => d.body.type === 'SALESORDER_UPDATED'), 'the SALESORDER_UPDATED delivery');
     expect(update.verified).toBe(true);
     const headers = update.headers as Record<string, string>;
     expect(new Webhook(secret).verify(update.rawBody, headers)).toMatchObject({

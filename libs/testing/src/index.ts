@@ -20,7 +20,7 @@ export { type ReceivedEvent, type ReceivedMessage, TopicReader } from './kafka/t
 export { startTestS3Server, type TestS3Server } from './s3/test-s3-server';
 export { TestEventProducer, type TestEnvelope } from './kafka/test-event-producer';
 export { startServiceTestApp, type ServiceTestApp, type ServiceTestAppOptions } from './http/start-service-test-app';
-export { waitFor, waitUntil } from './wait/wait-for';
+export { PATIENCE_MS, waitFor, waitUntil } from './wait/wait-for';
 export { chromiumExecutablePath, HEADLESS_CHROMIUM_ARGS } from './browser/chromium';
 export { publishedResponseValidator, publishedSchemaValidator, type PublishedDocumentPart } from './openapi/published-schemas';
 export {

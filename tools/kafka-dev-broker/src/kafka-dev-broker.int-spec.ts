@@ -183,10 +183,9 @@ describe('kafka-dev-broker with a kafkajs producer, consumer and admin', () => {
       },
     });
 
-    // An empty fetch is held for the whole max wait time...
+    // An empty fetch is held for the whole max wait time (and answered: the wait below ends)...
     await waitFor('a first empty fetch', () => fetchDurations.length >= 1);
     expect(fetchDurations[0]).toBeGreaterThanOrEqual(maxWaitTimeInMs - 100);
-    expect(fetchDurations[0]).toBeLessThan(maxWaitTimeInMs + 1000);
 
     // ...but returns as soon as a message is appended.
     const fetchesSoFar = fetchStarts.length;
@@ -239,7 +238,7 @@ describe('kafka-dev-broker with a kafkajs producer, consumer and admin', () => {
     await broker.restart();
     await producer.send({ topic: 'outage', messages: [{ partition: 0, value: 'after' }] });
 
-    await waitFor('the message sent after the restart', () => received.some((m) => m.value?.toString() === 'after'), 30_000);
+    await waitFor('the message sent after the restart', () => received.some((m) => m.value?.toString() === 'after'));
     // The committed 'before' is never read again. 'after' may be: a rebalance while the group
     // settles after the restart can redeliver a message not yet committed (at-least-once).
     expect(received.filter((m) => m.value?.toString() === 'before').map((m) => m.offset)).toEqual(['0']);

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createEvent, CustomerCreated, CustomerUpdated, SupplierInvoiceCreated, TOPICS, validateEnvelope } from '@erp/contracts';
-import { TestEventProducer } from '@erp/testing';
+import { TestEventProducer, PATIENCE_MS } from '@erp/testing';
 import { startAttachmentsTestApp, type AttachmentsTestApp } from '../testing/attachments-test-app';
 
 const A = '1000001';
@@ -23,7 +23,7 @@ async function upload(path: string, name: string, bytes = randomBytes(64)): Prom
   return t.http.request(path, { method: 'POST', headers, body: form });
 }
 
-async function waitFor(description: string, condition: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
+async function waitFor(description: string, condition: () => Promise<boolean>, timeoutMs = PATIENCE_MS): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${description}`);

@@ -1,5 +1,5 @@
 import { TOPICS, validateEnvelope } from '@erp/contracts';
-import { TopicReader } from '@erp/testing';
+import { TopicReader, PATIENCE_MS } from '@erp/testing';
 import { startCustomersTestApp, type CustomersTestApp } from '../testing/customers-test-app';
 
 const A = '1000001';
@@ -34,7 +34,7 @@ function send(method: 'POST' | 'PUT', path: string, body: unknown, extra: Record
   });
 }
 
-async function waitFor(description: string, condition: () => boolean, timeoutMs = 15_000): Promise<void> {
+async function waitFor(description: string, condition: () => boolean, timeoutMs = PATIENCE_MS): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!condition()) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${description}`);

@@ -1,7 +1,7 @@
 import { Client } from 'pg';
 import type { RunningSystem } from '@erp/dev';
 import { startTestSystem, type TestSystemOptions } from '@erp/dev/testing';
-import type { TestAuth } from '@erp/testing';
+import { PATIENCE_MS, type TestAuth } from '@erp/testing';
 
 export const A = '1000001';
 export const B = '2000002';
@@ -84,7 +84,7 @@ export interface CompanyFixture {
   subscriptionId: string;
 }
 
-async function retry<T>(what: string, attempt: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
+async function retry<T>(what: string, attempt: () => Promise<T | undefined>, timeoutMs = PATIENCE_MS): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await attempt();

@@ -1,7 +1,7 @@
 import { Kafka, logLevel, type Producer } from 'kafkajs';
 import { createEvent, CustomerEventData, customerLink, INTERNAL_ROUTES, TOPICS, validateEnvelope } from '@erp/contracts';
 import { messageKeyOf, prefixedTopic } from '@erp/messaging';
-import { testKafkaBrokers, TopicReader } from '@erp/testing';
+import { testKafkaBrokers, TopicReader, PATIENCE_MS } from '@erp/testing';
 import { insertCustomerSnapshots, outboxRows, putInventoryItems, startSalesOrdersTestApp, type SalesOrdersTestApp } from '../testing/sales-orders-test-app';
 
 const A = '1000001';
@@ -9,7 +9,7 @@ let t: SalesOrdersTestApp;
 let headers: Record<string, string>;
 let producer: Producer;
 
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
+async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = PATIENCE_MS): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();

@@ -3,7 +3,7 @@ import { Kafka, logLevel } from 'kafkajs';
 import type { DataSource } from 'typeorm';
 import { createEvent, customerLink, TOPICS } from '@erp/contracts';
 import { deadLetterTopicOf, messageKeyOf, prefixedTopic } from '@erp/messaging';
-import { describeTenantWallRules, testKafkaBrokers, TopicReader, waitUntil, whileTenantViewAdmitsNothing } from '@erp/testing';
+import { describeTenantWallRules, testKafkaBrokers, TopicReader, waitUntil, whileTenantViewAdmitsNothing, PATIENCE_MS } from '@erp/testing';
 import { SALES_ORDERS_TENANT_TABLES } from '../migrations/1766700000000-enable-tenant-views';
 import { PRICE_RULE_TENANT_TABLES } from '../migrations/1766700000001-wall-price-rules';
 import { insertCustomerSnapshots, startSalesOrdersTestApp, type SalesOrdersTestApp } from '../testing/sales-orders-test-app';
@@ -104,13 +104,13 @@ describe('sales-orders-v3 tenant wall', () => {
       // The view admits nothing: the snapshot write is refused by its check, every attempt, and the event is parked.
       await whileTenantViewAdmitsNothing(t.sql, 'customer_snapshots', async () => {
         await send(event('20001'));
-        await waitUntil('the event dead-lettered', () => deadLetters.messages.length === 1, 30_000);
+        await waitUntil('the event dead-lettered', () => deadLetters.messages.length === 1, PATIENCE_MS);
       });
       expect(deadLetters.messages[0].headers['x-dead-letter-reason']).toMatch(/violates check option for view "customer_snapshots"/);
       expect(await snapshotOf('20001')).toEqual([]);
 
       await send(event('20002'));
-      await waitUntil('the snapshot written', async () => (await snapshotOf('20002')).length === 1, 30_000);
+      await waitUntil('the snapshot written', async () => (await snapshotOf('20002')).length === 1, PATIENCE_MS);
       expect(await snapshotOf('20002')).toEqual([{ company_id: B }]);
     } finally {
       await producer.disconnect();

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { AttachmentCreated, createEvent, TOPICS, validateEnvelope } from '@erp/contracts';
-import { TestEventProducer, TopicReader } from '@erp/testing';
+import { TestEventProducer, TopicReader, PATIENCE_MS } from '@erp/testing';
 import { startSupplierInvoicesTestApp, type SupplierInvoicesTestApp } from '../testing/supplier-invoices-test-app';
 
 const A = '1000001';
@@ -40,7 +40,7 @@ async function read(ref: string, as = headers): Promise<Invoice> {
   return (await (await t.http.request(`/v1/supplierInvoice/${ref}`, { headers: as })).json()) as Invoice;
 }
 
-async function waitFor(description: string, condition: () => Promise<boolean> | boolean, timeoutMs = 20_000): Promise<void> {
+async function waitFor(description: string, condition: () => Promise<boolean> | boolean, timeoutMs = PATIENCE_MS): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${description}`);

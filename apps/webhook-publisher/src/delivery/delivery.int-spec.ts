@@ -15,6 +15,7 @@ describe('webhook delivery: signing, retries, failures (events through Kafka, re
     const r = await receiver(() => ({ status: 204, delayMs: 150 }));
     const { id, secret } = await subscribe(r.url);
     const event = salesOrderEvent(A, '000123', 7);
+    const published = Date.now();
     await t.publish(event);
     await r.waitForCount(1);
     const [got] = r.received;
@@ -43,8 +44,10 @@ describe('webhook delivery: signing, retries, failures (events through Kafka, re
     await eventually(async () => (await attemptsOf(id)).length === 1);
     const [attempt] = await attemptsOf(id);
     expect(attempt).toMatchObject({ webhookId: event.id, attempt: 1, status: 'delivered', responseCode: 204 });
+    // The request's own time: at least the receiver's delay, and within what this test saw pass
+    // (not a budget: a busy machine stretches both alike).
     expect(attempt.latencyMs).toBeGreaterThanOrEqual(150);
-    expect(attempt.latencyMs).toBeLessThan(10_000);
+    expect(attempt.latencyMs).toBeLessThanOrEqual(Date.now() - published);
   });
 
   it('retries a receiver that fails twice with the same webhook-id and logs all three attempts', async () => {
@@ -130,12 +133,13 @@ describe('webhook delivery: signing, retries, failures (events through Kafka, re
     const r = await receiver((_w, n) => (n === 1 ? { status: 200, delayMs: 3_500 } : 200));
     const { id } = await subscribe(r.url);
     await t.publish(salesOrderEvent(A, '000450', 1));
-    await r.waitForCount(2, 15_000);
+    await r.waitForCount(2);
     await eventually(async () => (await attemptsOf(id)).length === 2);
     const [second, first] = await attemptsOf(id);
     expect(first).toMatchObject({ attempt: 1, status: 'failed', responseCode: null, error: expect.stringMatching(/timed out|timeout/i) });
+    // Given up at the timeout (timers never fire early), not at the answer 3.5 s later: the answer
+    // was a 200, and the attempt is a failure by timeout.
     expect(first.latencyMs).toBeGreaterThanOrEqual(2_900);
-    expect(first.latencyMs).toBeLessThan(3_500);
     expect(second).toMatchObject({ attempt: 2, status: 'delivered' });
   });
 

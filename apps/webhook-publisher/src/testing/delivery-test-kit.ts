@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import { SALES_ORDER_PUBLISHER } from '../publishers/publishers';
 import { TestReceiver } from './test-receiver';
 import { startWebhooksTestApp, type WebhooksTestApp } from './webhooks-test-app';
+import { PATIENCE_MS } from '@erp/testing';
 
 export const A = '1000001';
 export const B = '2000002';
@@ -74,7 +75,7 @@ export function useDeliveryTestApp(instance: string): DeliveryTestKit {
   };
 }
 
-export async function eventually(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+export async function eventually(check: () => Promise<boolean>, timeoutMs = PATIENCE_MS): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error('condition not met in time');

@@ -1,5 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { PATIENCE_MS } from '@erp/testing';
 
 export interface ReceivedWebhook {
   headers: IncomingHttpHeaders;
@@ -76,7 +77,7 @@ export class TestReceiver {
   }
 
   /** Resolves once `check` holds (re-checked after every request), or fails after the timeout. */
-  async waitFor(check: (received: ReceivedWebhook[]) => boolean, timeoutMs = 20_000, what = 'deliveries'): Promise<void> {
+  async waitFor(check: (received: ReceivedWebhook[]) => boolean, timeoutMs = PATIENCE_MS, what = 'deliveries'): Promise<void> {
     if (check(this.received)) return;
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => {

@@ -124,7 +124,7 @@ describe('consumer retries and dead letters over real Postgres and Kafka', () =>
     await bed.send(customerEvent('NO-LOSS-1'));
     await waitFor('the first failed dead-letter publish', () => sends.length >= 1);
     expect(await totalCommitted()).toBe(0);
-    await waitFor('the message to be parked', () => dlq.messages.length === 1, 30_000);
+    await waitFor('the message to be parked', () => dlq.messages.length === 1);
     await waitFor('the offset to be committed', async () => (await totalCommitted()) === 1);
     expect(sends).toHaveLength(3);
     // Each redelivery ran the handler's attempts again before trying to park it.
@@ -142,7 +142,7 @@ describe('consumer retries and dead letters over real Postgres and Kafka', () =>
     });
     const event = customerEvent('SLOW-1');
     await bed.send(event);
-    await waitFor('the slow event to be handled', () => consumer.status().handled === 1, 20_000);
+    await waitFor('the slow event to be handled', () => consumer.status().handled === 1);
     await waitFor('the offset to be committed', async () => (await totalCommitted()) === 1);
     // Had the session expired, the commit would have failed and the event come back.
     await sleep(500);

@@ -112,7 +112,7 @@ describe('outbox relay when Kafka is down and when several replicas run', () => 
     await first.stop();
     const before = second.status().published;
     for (let i = 0; i < 5; i++) versions.push((await commitChange(outbox, 'REPLICA-1')).data.version);
-    await waitFor('the remaining relay to publish', async () => (await pendingCount()) === 0, 5_000);
+    await waitFor('the remaining relay to publish', async () => (await pendingCount()) === 0);
     expect(second.status().published - before).toBe(5);
 
     await waitFor('all 25 events', () => reader.events().length >= 25);

@@ -16,7 +16,8 @@ import { InvalidEventError, Outbox } from './outbox';
 import { OutboxRelay } from './outbox-relay';
 
 const COMPANY = '1000001';
-const POLL_INTERVAL_MS = 10_000;
+/** Longer than any wait of a test here: whatever is published was woken by its commit's NOTIFY. */
+const POLL_INTERVAL_MS = 60 * 60_000;
 
 describe('outbox and relay over real Postgres and Kafka', () => {
   let db: TestDatabaseHandle;
@@ -88,25 +89,20 @@ describe('outbox and relay over real Postgres and Kafka', () => {
     expect(JSON.parse(message.value!)).toEqual(event);
   });
 
-  it('wakes on the commit: publish latency is far below the fallback poll', async () => {
-    const latencies: number[] = [];
+  it('wakes on the commit: each change is published without waiting for the fallback poll', async () => {
+    // The poll is an hour away, beyond every wait's patience: each publish here came from the
+    // commit's wake-up. How long that takes is bench:outbox's to measure (tools/bench), not a test's.
+    const ids: string[] = [];
     for (let i = 0; i < 15; i++) {
       const event = await commitChange(`LAT-${i % 3}`);
-      await waitFor('the event to be marked published', async () => {
+      ids.push(event.id);
+      await waitFor('the event to be marked published (woken by its commit, not by the poll)', async () => {
         const [row] = await db.dataSource.query(`SELECT published_at FROM outbox WHERE id = $1`, [event.id]);
         return row.published_at !== null;
       });
-      const [row] = await db.dataSource.query(
-        `SELECT extract(epoch FROM published_at - created_at) * 1000 AS ms FROM outbox WHERE id = $1`,
-        [event.id],
-      );
-      latencies.push(Number(row.ms));
     }
-    latencies.sort((a, b) => a - b);
-    // created_at is the writing transaction's start, published_at the mark after Kafka acked.
-    expect(latencies[latencies.length - 1]).toBeLessThan(1_000);
-    expect(latencies[Math.floor(latencies.length / 2)]).toBeLessThan(250);
-    expect(latencies[latencies.length - 1]).toBeLessThan(POLL_INTERVAL_MS / 10);
+    await waitFor('the 15 events on the topic', () => ids.every((id) => reader.countOf(id) > 0));
+    expect(ids.map((id) => reader.countOf(id))).toEqual(ids.map(() => 1));
   });
 
   it('keeps per-aggregate order for many interleaved changes', async () => {

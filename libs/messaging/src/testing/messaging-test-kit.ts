@@ -1,7 +1,7 @@
 // Helpers for this lib's integration specs (not exported by the lib).
 import { createEvent, type DomainEvent, TOPICS } from '@erp/contracts';
 import { createDataSource, runMigrations } from '@erp/database';
-import { createTestDatabase, testKafkaBrokers, type TestDatabase } from '@erp/testing';
+import { createTestDatabase, PATIENCE_MS, testKafkaBrokers, type TestDatabase } from '@erp/testing';
 export { TopicReader } from '@erp/testing';
 import type { Kafka } from 'kafkajs';
 import type { DataSource, EntityManager, MigrationInterface, QueryRunner } from 'typeorm';
@@ -123,7 +123,7 @@ export const CUSTOMER_TOPIC = TOPICS.customers;
 export async function waitFor(
   description: string,
   condition: () => boolean | Promise<boolean>,
-  timeoutMs = 20_000,
+  timeoutMs = PATIENCE_MS,
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {

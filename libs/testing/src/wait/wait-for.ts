@@ -1,9 +1,17 @@
 /**
+ * How long a test waits for an effect (an event, a row, an answer) before it fails naming what it
+ * waited for: a liveness bound, not a speed claim (those are tools/bench's, as ratios). Generous,
+ * since a passing test never waits it and a 2-core CI machine running two whole systems beside
+ * the unit tests can be many times slower than an idle one. `TEST_PATIENCE_MS` sets it.
+ */
+export const PATIENCE_MS = Number(process.env['TEST_PATIENCE_MS'] ?? 180_000);
+
+/**
  * Polls `find` (synchronous: it reads what a callback has collected, e.g. webhook deliveries or
  * exported spans) until it gives a value, every `intervalMs`; fails naming `what` after
  * `timeoutMs`. A passing test never waits the timeout, so it can be generous.
  */
-export async function waitFor<T>(find: () => T | undefined, what: string, timeoutMs = 60_000, intervalMs = 50): Promise<T> {
+export async function waitFor<T>(find: () => T | undefined, what: string, timeoutMs = PATIENCE_MS, intervalMs = 50): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const found = find();

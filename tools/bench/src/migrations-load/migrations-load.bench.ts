@@ -23,6 +23,12 @@ export interface MigrationsLoadOptions {
   /** Writer connections per service (default 2) and the least time between the starts of two writes of one (default 20 ms: up to 100 writes a second, which leaves the 2-core machine to the migration). */
   writers?: number;
   writeIntervalMs?: number;
+  /**
+   * Give each write this `lock_timeout`, so that a write held behind a migration's lock longer
+   * than the bound fails (55P03) as PostgreSQL measures the wait, whatever else slows the machine:
+   * the test's measure. Unset (the bench's): writes wait, and their wall times are reported.
+   */
+  lockWaitBoundMs?: number;
   /** More migrations for a service, run after its own by timestamp (the test's bad fixture). */
   extraMigrations?: Record<string, ClassReference[]>;
   log: (line: string) => void;
@@ -111,6 +117,7 @@ async function runService(name: string, release: Release, options: MigrationsLoa
             context,
             companyRole: await companyRole(admin, workload, database),
             intervalMs: options.writeIntervalMs ?? 20,
+            ...(options.lockWaitBoundMs === undefined ? {} : { lockTimeoutMs: options.lockWaitBoundMs }),
             pick: (from: WriteKind[]) => random.weighted(from.map((kind) => [kind, kind.weight] as const)),
           },
         },

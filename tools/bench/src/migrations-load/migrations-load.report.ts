@@ -18,6 +18,23 @@ export function migrationsOverBound(result: MigrationsLoadResult, boundMs = WRIT
   return measuredMigrations(result).filter((m) => (m.longestWriteMs ?? 0) > boundMs || m.failedWrites > 0);
 }
 
+/** SQLSTATE of a statement cancelled by its lock_timeout. */
+const LOCK_NOT_AVAILABLE = '55P03';
+
+/**
+ * With `lockWaitBoundMs` set: the measured migrations beside which a write waited for a lock
+ * longer than the bound (its lock_timeout fired) or failed otherwise. The wall time of writes is
+ * not used: on a busy machine it grows with everything else, a lock wait only with the lock.
+ */
+export function migrationsHoldingWrites(result: MigrationsLoadResult): MeasuredMigration[] {
+  return measuredMigrations(result).filter((m) => m.failedWrites > 0);
+}
+
+/** Whether a migration's failed writes were lock waits over the bound (and nothing else). */
+export function onlyLockWaits(migration: MeasuredMigration): boolean {
+  return migration.failedWrites > 0 && migration.errors.every((error) => error.includes(LOCK_NOT_AVAILABLE));
+}
+
 /** The migration with the longest write wait among `migrations`, if any had writes. */
 export function longestWait(migrations: MeasuredMigration[]): MeasuredMigration | undefined {
   return migrations.reduce<MeasuredMigration | undefined>((longest, m) => ((m.longestWriteMs ?? -1) > (longest?.longestWriteMs ?? -1) ? m : longest), undefined);

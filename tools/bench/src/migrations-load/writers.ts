@@ -19,6 +19,11 @@ export interface WriterOptions {
   companyRole?: string;
   /** Pause between the starts of two writes of one connection. */
   intervalMs: number;
+  /**
+   * Each write's `lock_timeout`: a write that waits longer than this for a lock (a migration's)
+   * fails with 55P03, as PostgreSQL measures the wait. Unset: writes wait as long as they must.
+   */
+  lockTimeoutMs?: number;
   /** Picks a kind by weight (seeded). */
   pick(kinds: WriteKind[]): WriteKind;
 }
@@ -75,6 +80,7 @@ async function writeOnce(client: Client, options: WriterOptions): Promise<WriteS
   const write = kind.build(options.context);
   const set = (name: string, value: string) => `set_config(${client.escapeLiteral(name)}, ${client.escapeLiteral(value)}, true)`;
   const settings = [set('statement_timeout', String(DEFAULT_STATEMENT_TIMEOUT_MS)), set('idle_in_transaction_session_timeout', String(IDLE_IN_TRANSACTION_TIMEOUT_MS))];
+  if (options.lockTimeoutMs !== undefined) settings.push(set('lock_timeout', String(options.lockTimeoutMs)));
   if (options.companyRole) {
     settings.push(set('role', options.companyRole), set('app.company_id', write.company));
     settings.push(set('search_path', `${client.escapeIdentifier(options.companyRole)}, public`));

@@ -17,8 +17,8 @@ describe('bench:outbox', () => {
     // Commit, relay, Kafka and consumer take time: a zero would mean nothing was timed.
     expect(result.latency.p50Ms).toBeGreaterThan(0);
     expect(result.latency.p99Ms).toBeGreaterThanOrEqual(result.latency.p50Ms);
-    // Woken by NOTIFY, not by the 5 s fallback poll.
-    expect(result.latency.p50Ms).toBeLessThan(1_000);
+    // How fast is the bench's figure, not this test's: that the relay is woken by NOTIFY and not by
+    // its fallback poll is libs/messaging's outbox-relay.int-spec, without a clock.
     expect(result.throughput.eventsPerSecond).toBeGreaterThan(0);
     expect(markdownLine(result)).toMatch(/^\| outbox commit → consumer \(.+\) \| p50 [\d.]+ ms \| p99 [\d.]+ ms \|/);
   });

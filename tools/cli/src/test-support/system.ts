@@ -1,5 +1,5 @@
 import { startTestSystem, type TestSystem } from '@erp/dev/testing';
-import { TestAuth } from '@erp/testing';
+import { TestAuth, PATIENCE_MS } from '@erp/testing';
 
 export const COMPANY = '1000001';
 
@@ -50,7 +50,7 @@ export async function createCustomers(
 }
 
 /** Polls until `attempt` gives a value (e.g. a service has learned a record from its event). */
-export async function eventually<T>(attempt: () => Promise<T | undefined>, what: string, timeoutMs = 90_000): Promise<T> {
+export async function eventually<T>(attempt: () => Promise<T | undefined>, what: string, timeoutMs = PATIENCE_MS): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const result = await attempt();

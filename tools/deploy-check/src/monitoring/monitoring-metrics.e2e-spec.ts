@@ -1,6 +1,6 @@
 import { startWebhookListener, type WebhookListener } from '@erp/dev';
 import { startTestSystem, type TestSystem } from '@erp/dev/testing';
-import { TestAuth, waitUntil } from '@erp/testing';
+import { TestAuth, waitUntil, PATIENCE_MS } from '@erp/testing';
 import { deployedApps } from '../catalog';
 import { type ExportedNames, monitoringQueries, readExposition, unknownNames } from './query-check';
 
@@ -49,7 +49,7 @@ describe('the dashboards and alert rules against every /metrics of a running sys
     for (const path of ['/v1/customer?pageSize=10&pageNumber=1', '/v1/supplierInvoice?pageSize=10&pageNumber=1', '/v1/no-such-route']) {
       await fetch(`${system.baseUrl}${path}`, { headers });
     }
-    await waitUntil('the customer and order webhooks to arrive', () => delivered >= 2, 60_000);
+    await waitUntil('the customer and order webhooks to arrive', () => delivered >= 2, PATIENCE_MS);
     exported = new Map();
     scraped = [];
     for (const [name, url] of Object.entries({ ...system.serviceUrls, 'api-gateway': system.baseUrl })) {

@@ -101,7 +101,8 @@ export class TestResources {
 export async function waitFor(
   description: string,
   condition: () => boolean | Promise<boolean>,
-  timeoutMs = 15_000,
+  // Generous: a liveness bound (a busy 2-core CI machine), never met by a passing test.
+  timeoutMs = 120_000,
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {
