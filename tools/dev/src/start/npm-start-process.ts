@@ -50,10 +50,12 @@ export class NpmStartProcess {
     };
     this.child.stdout?.on('data', keep);
     this.child.stderr?.on('data', keep);
-    this.exited = new Promise((resolve) => this.child.once('exit', (code) => {
-      resolve(code);
-      for (const wake of this.waiters) wake();
-    }));
+    this.exited = new Promise((resolve) =>
+      this.child.once('exit', (code) => {
+        resolve(code);
+        for (const wake of this.waiters) wake();
+      }),
+    );
   }
 
   get text(): string {
@@ -66,7 +68,9 @@ export class NpmStartProcess {
       const match = pattern.exec(this.output);
       if (match) return match;
       if (this.child.exitCode !== null || this.child.signalCode !== null) {
-        throw new Error(`npm start exited (${this.child.exitCode ?? this.child.signalCode}) before ${what}:\n${this.output.slice(-4000)}`);
+        throw new Error(
+          `npm start exited (${this.child.exitCode ?? this.child.signalCode}) before ${what}:\n${this.output.slice(-4000)}`,
+        );
       }
       await new Promise<void>((resolve) => {
         const wake = () => {

@@ -57,7 +57,9 @@ async function portHolder(port: number): Promise<string | undefined> {
       ({ stdout }) => stdout.trim(),
       () => '',
     );
-    return command ? `pid ${pid} (${command.length > 80 ? `${command.slice(0, 77)}...` : command})` : `pid ${pid}`;
+    return command
+      ? `pid ${pid} (${command.length > 80 ? `${command.slice(0, 77)}...` : command})`
+      : `pid ${pid}`;
   } catch {
     // No ss, lsof or netstat, or not allowed to see other users' sockets.
     return undefined;

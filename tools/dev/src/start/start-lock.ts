@@ -77,7 +77,9 @@ function readOwnerSync(file: string): StartLockOwner | undefined {
 function parseOwner(text: string): StartLockOwner | undefined {
   try {
     const owner = JSON.parse(text) as Partial<StartLockOwner>;
-    return typeof owner.pid === 'number' && typeof owner.url === 'string' ? (owner as StartLockOwner) : undefined;
+    return typeof owner.pid === 'number' && typeof owner.url === 'string'
+      ? (owner as StartLockOwner)
+      : undefined;
   } catch {
     // Empty or torn: a start killed while writing it; nobody holds it.
     return undefined;
