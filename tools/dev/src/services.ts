@@ -15,7 +15,7 @@ export interface ServiceSpec {
   env?: Record<string, string>;
   /**
    * Variables that name a place in the system's data directory (ERP_DATA_DIR for `npm start`),
-   * as paths inside it; a variable already set in the environment wins.
+   * as paths inside it; the variable set in the environment or the system's `env` wins.
    */
   dataDirEnv?: Record<string, string>;
   /**

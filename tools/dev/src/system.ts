@@ -197,7 +197,7 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
     const baseUrl = `http://127.0.0.1:${gatewayPort}`;
 
     const inDataDir = (service: ServiceSpec): Record<string, string> =>
-      Object.fromEntries(Object.entries(service.dataDirEnv ?? {}).filter(([name]) => process.env[name] === undefined).map(([name, path]) => [name, resolve(options.dataDir, path)]));
+      Object.fromEntries(Object.entries(service.dataDirEnv ?? {}).filter(([name]) => process.env[name] === undefined && options.env?.[name] === undefined).map(([name, path]) => [name, resolve(options.dataDir, path)]));
     const spawnApp = appLauncher(options.build ?? 'source');
     const databaseUrls: Record<string, string> = {};
     const startService = async (service: (typeof selected)[number]) => {
