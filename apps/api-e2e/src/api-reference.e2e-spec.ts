@@ -6,7 +6,7 @@ import type { RunningSystem } from '@erp/dev';
 import { startTestSystem, type TestSystem } from '@erp/dev/testing';
 import type { OpenApiDoc } from '@erp/openapi';
 import { breakingChanges, describeBreakingChanges, previousRelease, recordedContracts, type ReleaseContracts } from '@erp/release';
-import { chromiumExecutablePath, HEADLESS_CHROMIUM_ARGS, TestAuth } from '@erp/testing';
+import { chromiumExecutablePath, HEADLESS_CHROMIUM_ARGS, TestAuth, PATIENCE_MS } from '@erp/testing';
 
 const SCREENSHOT_DIR = join(__dirname, '../../../test-output');
 const auth = new TestAuth();
@@ -87,18 +87,18 @@ describe('API reference (OpenAPI and /docs)', () => {
   it('renders the API reference at /docs: the sales order PATCH with its If-Match header', async () => {
     await inBrowser('/docs', 'api-reference-sales-order-patch.png', async (page) => {
       // Find the operation in Redoc's menu (open its group first) and go to its section.
-      await page.locator('li[role=menuitem][data-item-id="tag/Sales-orders"]').click({ timeout: 30_000 });
+      await page.locator('li[role=menuitem][data-item-id="tag/Sales-orders"]').click({ timeout: PATIENCE_MS });
       const menuItem = page.locator('li[role=menuitem][data-item-id="tag/Sales-orders/operation/SalesOrders_patch"]');
       await expect(menuItem.textContent()).resolves.toMatch(/patch\s*Change a sales order/i);
       await menuItem.click();
       const operation = page.locator('[id="tag/Sales-orders/operation/SalesOrders_patch"]');
-      await operation.waitFor({ timeout: 10_000 });
+      await operation.waitFor({ timeout: PATIENCE_MS });
       await expect(operation.getByRole('heading', { name: 'Change a sales order' }).count()).resolves.toBe(1);
       await operation.scrollIntoViewIfNeeded();
       await expect(operation.getByText('If-Match', { exact: true }).first().isVisible()).resolves.toBe(true);
       await expect(operation.getByText('/api/v3/SalesOrders/{type}/{orderId}').first().count()).resolves.toBeGreaterThan(0);
     });
-  }, 60_000);
+  }, 2 * PATIENCE_MS);
 
   it('states in each operation the scope the gateway enforces (the webhooks API: webhooks:manage)', () => {
     const security = (path: string, method: string) => (merged.paths![path] as Record<string, { security?: unknown }>)[method]?.security;
@@ -125,13 +125,13 @@ describe('API reference (OpenAPI and /docs)', () => {
     await inBrowser('/docs/events', 'events-reference.png', async (page) => {
       // The component renders once it has fetched and parsed /asyncapi.json: the first send operation is then on screen
       // (its collapsed sidebar holds hidden copies of the same names, hence the visible one).
-      await page.getByText('customers-v1.send.customers').filter({ visible: true }).first().waitFor({ timeout: 30_000 });
+      await page.getByText('customers-v1.send.customers').filter({ visible: true }).first().waitFor({ timeout: PATIENCE_MS });
       await expect(page.getByText('ERP business events').count()).resolves.toBeGreaterThan(0);
       await expect(page.getByText('erp.sales-orders.sales-order.v3').first().count()).resolves.toBeGreaterThan(0);
       await expect(page.getByText('SALESORDER_DELETED').first().count()).resolves.toBeGreaterThan(0);
       await expect(page.getByText('sales-orders-v3.customer-snapshot').first().count()).resolves.toBeGreaterThan(0);
     });
-  }, 60_000);
+  }, 2 * PATIENCE_MS);
 });
 
 /**

@@ -1,7 +1,7 @@
 import { DEV_AUDIENCE, DEV_ISSUER } from '@erp/auth';
 import { DATA_DIR } from './paths';
 import { PortsTakenError } from './start/port-check';
-import { seedCompany } from './seed-data';
+import { seedCompany, type SeedOptions } from './seed-data';
 import { portVariable, SERVICES } from './services';
 import { AlreadyRunningError, takeStartLock } from './start/start-lock';
 import { replicasFrom, startSystem, type RunningSystem } from './system';
@@ -19,6 +19,7 @@ const DEMO_COMPANY = '1000001';
  */
 async function main(): Promise<void> {
   const gatewayPort = portFrom('PORT') ?? 3000;
+  const seed = seedSize(process.env.SEED);
   const log = (line: string) => process.stdout.write(`[dev] ${line}\n`);
   const releaseLock = await takeStartLock(DATA_DIR, `http://localhost:${gatewayPort}`);
 
@@ -74,10 +75,10 @@ async function main(): Promise<void> {
     });
   }
 
-  if (process.env.SEED !== 'false') {
+  if (seed) {
     log(`seeding demo company ${DEMO_COMPANY} unless it holds data`);
     // Interrupted, it leaves what it created so far: the next start finds customers and seeds no more.
-    const seeded = await seedCompany({ baseUrl: system.baseUrl, keys: system.keys, companyId: DEMO_COMPANY, onlyIfEmpty: true }).catch((error: unknown) => {
+    const seeded = await seedCompany({ baseUrl: system.baseUrl, keys: system.keys, companyId: DEMO_COMPANY, onlyIfEmpty: true, ...seed }).catch((error: unknown) => {
       if (!stopping) throw error;
       return false;
     });
@@ -99,6 +100,18 @@ async function main(): Promise<void> {
 }
 
 class BadVariableError extends Error {}
+
+/**
+ * SEED: `true` (default) the demo company in full (60 customers, 40 orders up to 1200 lines, 8
+ * invoices with attachments); `small` a few of each, for a start that must be quick (the npm start
+ * suites); `false` nothing. Undefined: no seeding.
+ */
+function seedSize(value: string | undefined): Partial<Pick<SeedOptions, 'customers' | 'salesOrders' | 'supplierInvoices'>> | undefined {
+  if (value === undefined || value === '' || value === 'true') return {};
+  if (value === 'small') return { customers: 12, salesOrders: 6, supplierInvoices: 2 };
+  if (value === 'false') return undefined;
+  throw new BadVariableError(`SEED must be true, small or false, not "${value}"`);
+}
 
 /** A port from an environment variable, or undefined when it is unset; a wrong one stops here. */
 function portFrom(variable: string): number | undefined {

@@ -56,7 +56,7 @@ describe('npm start, refused and interrupted', () => {
       ['while the demo company is seeded', /seeding demo company/],
     ];
     for (const [moment, line] of moments) {
-      const proc = start(place);
+      const proc = start(place, { SEED: 'small' });
       await proc.waitFor(line, moment);
       expect([moment, await proc.interrupt()]).toEqual([
         moment,
