@@ -58,7 +58,11 @@ async function reserve(dir: string, port: number): Promise<boolean> {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') return true;
   }
   const [owner, info] = await Promise.all([readFile(file, 'utf8').catch(() => ''), stat(file).catch(() => undefined)]);
-  if (info && Date.now() - info.mtimeMs < RESERVATION_MS && isAlive(Number(owner))) return false;
+  // A recent file whose pid is not written yet (its creator is between the exclusive create and
+  // the write) is held as much as one whose owner lives: taking it over handed one port out twice.
+  const pid = Number(owner);
+  const unwritten = owner.trim() === '' || !Number.isInteger(pid) || pid <= 0;
+  if (info && Date.now() - info.mtimeMs < RESERVATION_MS && (unwritten || isAlive(pid))) return false;
   // Stale (its process gone, or long since listening): taken over, again exclusively.
   await unlink(file).catch(() => undefined);
   return writeFile(file, String(process.pid), { flag: 'wx' }).then(
