@@ -3,10 +3,10 @@ import type { FastifyReply } from 'fastify';
 import { readFileSync } from 'node:fs';
 import { Public } from '@erp/auth';
 import { OpenApiAggregator } from './openapi-aggregator';
-import { JsonDocument, ReferencePage, sendAsset } from './reference-page';
+import { JsonDocument, packageFile, ReferencePage, sendAsset } from './reference-page';
 
 /** The standalone bundle of the `redoc` package, served from node_modules: no CDN. */
-const REDOC_BUNDLE = require.resolve('redoc/bundles/redoc.standalone.js');
+const REDOC_BUNDLE = packageFile('redoc/bundles/redoc.standalone.js');
 /** The one remote asset the bundle refers to: the logo of its "API docs by Redocly" footer. */
 const REDOC_CDN_LOGO = 'https://cdn.redoc.ly/redoc/logo-mini.svg';
 const EMPTY_IMAGE = 'data:image/gif;base64,R0lGODlhAQABAAAAACw=';

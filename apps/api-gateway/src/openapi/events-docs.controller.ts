@@ -3,11 +3,11 @@ import type { FastifyReply } from 'fastify';
 import { readFileSync } from 'node:fs';
 import { Public } from '@erp/auth';
 import { asyncApiDocument } from '@erp/contracts';
-import { JsonDocument, ReferencePage, sendAsset } from './reference-page';
+import { JsonDocument, packageFile, ReferencePage, sendAsset } from './reference-page';
 
 /** The standalone bundle of `@asyncapi/react-component` (React and the AsyncAPI parser inside), served from node_modules: no CDN. */
-const ASYNCAPI_BUNDLE = require.resolve('@asyncapi/react-component/browser/standalone/index.js');
-const ASYNCAPI_STYLES = require.resolve('@asyncapi/react-component/styles/default.min.css');
+const ASYNCAPI_BUNDLE = packageFile('@asyncapi/react-component/browser/standalone/index.js');
+const ASYNCAPI_STYLES = packageFile('@asyncapi/react-component/styles/default.min.css');
 
 let assets: { bundle: Buffer; styles: Buffer } | undefined;
 function loadAssets(): { bundle: Buffer; styles: Buffer } {

@@ -1,5 +1,6 @@
 import { applyDecorators, Header } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
+import { createRequire } from 'node:module';
 import { JSON_TYPE } from '@erp/openapi';
 
 /**
@@ -14,6 +15,17 @@ export function ReferencePage(options: { unsafeEval?: boolean; workers?: boolean
     Header('content-type', 'text/html; charset=utf-8'),
     Header('content-security-policy', `default-src 'self'; ${script} style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:;${workers} connect-src 'self'`),
   );
+}
+
+/**
+ * The path of a file of an npm package, resolved by Node at run time. Not `require.resolve`: the
+ * image's webpack build turns that into a module id, and the bundled gateway then served no
+ * `/docs` at all (readFileSync of a number); found when the e2e suites began running the builds.
+ */
+const resolvePackage = createRequire(__filename).resolve;
+
+export function packageFile(specifier: string): string {
+  return resolvePackage(specifier);
 }
 
 /** A page's script or stylesheet, from node_modules, cached a day by browsers. */
