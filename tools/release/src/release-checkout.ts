@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { type Release, REPOSITORY_ROOT } from './releases';
 
@@ -19,11 +20,15 @@ export interface ReleaseCheckout {
  * this repository (the branch carries the commit: releases/releases.json names it) and installed with
  * its own lockfile (`npm ci`), under `.data/releases/<version>`. Kept between runs on one machine;
  * rebuilt when the worktree is at another commit or its install is missing. Used by the rolling
- * upgrade suite (apps/reliability) and the upgrade of `npm start`'s data (tools/dev), which run
- * one at a time (their `e2e` targets run alone).
+ * upgrade suite (apps/reliability) and the upgrade of `npm start`'s data (tools/dev), which may
+ * run at once: one makes the checkout while the other waits for it (`withCheckoutLock`).
  */
 export async function checkoutRelease(release: Release, log: (line: string) => void): Promise<ReleaseCheckout> {
   const root = join(REPOSITORY_ROOT, '.data', 'releases', release.version);
+  return withCheckoutLock(root, () => checkOut(release, root, log));
+}
+
+async function checkOut(release: Release, root: string, log: (line: string) => void): Promise<ReleaseCheckout> {
   const installed = existsSync(join(root, 'node_modules', '.package-lock.json'));
   const head = installed ? (await run('git', ['-C', root, 'rev-parse', 'HEAD']).catch(() => ({ stdout: '' }))).stdout.trim() : '';
   if (head !== release.commit) {
@@ -36,4 +41,43 @@ export async function checkoutRelease(release: Release, log: (line: string) => v
     await run('npm', ['ci', '--no-audit', '--no-fund', '--prefer-offline'], { cwd: root, maxBuffer: 64 * 1024 * 1024, timeout: 15 * 60_000 });
   }
   return { version: release.version, commit: release.commit, root };
+}
+
+/**
+ * Runs `work` holding `<root>.lock`, a directory made exclusively holding the owner's pid: another
+ * process making the same checkout waits for it, and a lock whose process is gone (killed in the
+ * middle of an install) is taken over. A checkout is minutes of git and npm, so waiting is right.
+ */
+async function withCheckoutLock<T>(root: string, work: () => Promise<T>): Promise<T> {
+  const lock = `${root}.lock`;
+  await mkdir(dirname(lock), { recursive: true });
+  for (;;) {
+    try {
+      await mkdir(lock);
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    const owner = Number(await readFile(join(lock, 'pid'), 'utf8').catch(() => ''));
+    const made = await stat(lock).then((info) => info.mtimeMs, () => Date.now());
+    // Its owner gone, or never written a minute after it was made (killed between the two).
+    const stale = Number.isInteger(owner) && owner > 0 ? !isAlive(owner) : Date.now() - made > 60_000;
+    if (stale) await rm(lock, { recursive: true, force: true });
+    else await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  try {
+    await writeFile(join(lock, 'pid'), String(process.pid));
+    return await work();
+  } finally {
+    await rm(lock, { recursive: true, force: true });
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
