@@ -2,6 +2,7 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { AuthModule } from '@erp/auth';
 import { authSettingsFrom } from '@erp/bootstrap';
 import { DatabaseModule } from '@erp/database';
+import { IdempotencyModule } from '@erp/idempotency';
 import { internalApiClientProvider } from '@erp/internal-api';
 import { MessagingModule, messagingOptionsFrom } from '@erp/messaging';
 import { HealthModule } from '@erp/observability';
@@ -42,6 +43,8 @@ export class AttachmentsAppModule {
         }),
         // Publishes ATTACHMENT_CREATED through the outbox; consumes the owners' created events.
         MessagingModule.forRoot(messagingOptionsFrom(config, { clientId: 'attachments-v1' })),
+        // Idempotency-Key on every POST and PATCH: the answer stored with the effect (@erp/idempotency).
+        IdempotencyModule.forRoot({ retentionHours: config.IDEMPOTENCY_KEY_RETENTION_HOURS }),
         AuthModule.forRoot(authSettingsFrom(config), { requireApplicationType: true }),
         HealthModule.forRoot(),
         OpenApiModule.forRoot({ title: 'Attachments', version: '1', schemas: ATTACHMENT_SCHEMAS }),

@@ -1,3 +1,4 @@
+import { CreateIdempotencyKeys1797000000000 } from '@erp/idempotency';
 import { MESSAGING_ENTITIES, MESSAGING_MIGRATIONS } from '@erp/messaging';
 import { AttachmentEntity, AttachmentRevisionEntity, PendingUploadEntity } from './attachments/attachment.entity';
 import { CreateAttachments1763900000100 } from './migrations/1763900000100-create-attachments';
@@ -23,4 +24,6 @@ export const ATTACHMENTS_MIGRATIONS = [
   WallByTenantViews1795835600000,
   DropRowLevelSecurity1795835600001,
   CreateServiceRole1796000000000,
+  // The stored answers of keyed writes (Idempotency-Key, @erp/idempotency).
+  CreateIdempotencyKeys1797000000000,
 ];

@@ -2,6 +2,7 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { AuthModule } from '@erp/auth';
 import { authSettingsFrom } from '@erp/bootstrap';
 import { DatabaseModule } from '@erp/database';
+import { IdempotencyModule } from '@erp/idempotency';
 import { internalApiAuthFrom } from '@erp/internal-api';
 import { MessagingModule, messagingOptionsFrom } from '@erp/messaging';
 import { HealthModule } from '@erp/observability';
@@ -37,6 +38,8 @@ export class CustomersAppModule {
         }),
         // Publishes CUSTOMER_CREATED / CUSTOMER_UPDATED through the outbox; consumes nothing.
         MessagingModule.forRoot(messagingOptionsFrom(config, { clientId: 'customers-v1' })),
+        // Idempotency-Key on every POST and PATCH: the answer stored with the effect (@erp/idempotency).
+        IdempotencyModule.forRoot({ retentionHours: config.IDEMPOTENCY_KEY_RETENTION_HOURS }),
         AuthModule.forRoot(authSettingsFrom(config), { requireApplicationType: true, internalApi: internalApiAuthFrom(config, 'customers-v1') }),
         HealthModule.forRoot(),
         NameCountsModule.forRoot(settings.nameCounts),

@@ -1,3 +1,4 @@
+import { CreateIdempotencyKeys1797000000000 } from '@erp/idempotency';
 import { OUTBOX_ENTITIES, OUTBOX_MIGRATIONS } from '@erp/messaging';
 import { CustomerEntity, CustomerNumberCounterEntity } from './customers/customer.entity';
 import { CreateCustomers1763700000000 } from './migrations/1763700000000-create-customers';
@@ -32,4 +33,6 @@ export const CUSTOMERS_MIGRATIONS = [
   // The transactional outbox of this service's events (libs/messaging).
   ...OUTBOX_MIGRATIONS,
   CreateServiceRole1796000000000,
+  // The stored answers of keyed writes (Idempotency-Key, @erp/idempotency).
+  CreateIdempotencyKeys1797000000000,
 ];

@@ -2,6 +2,7 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { AuthModule } from '@erp/auth';
 import { authSettingsFrom } from '@erp/bootstrap';
 import { DatabaseModule } from '@erp/database';
+import { IdempotencyModule } from '@erp/idempotency';
 import { internalApiClientProvider } from '@erp/internal-api';
 import { MessagingModule, messagingOptionsFrom } from '@erp/messaging';
 import { HealthModule } from '@erp/observability';
@@ -44,6 +45,8 @@ export class SalesOrdersAppModule {
           tenantIsolation: true,
         }),
         // v3 does not require ipp-application-type (API.md: it is a /v1 rule).
+        // Idempotency-Key on every POST and PATCH: the answer stored with the effect (@erp/idempotency).
+        IdempotencyModule.forRoot({ retentionHours: config.IDEMPOTENCY_KEY_RETENTION_HOURS }),
         AuthModule.forRoot(authSettingsFrom(config), { requireApplicationType: false }),
         HealthModule.forRoot(),
         OpenApiModule.forRoot({ title: 'Sales orders', version: '3', schemas: { ...SALES_ORDER_SCHEMAS, ...INVENTORY_SCHEMAS, ...PRICING_SCHEMAS } }),

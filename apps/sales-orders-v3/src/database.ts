@@ -1,3 +1,4 @@
+import { CreateIdempotencyKeys1797000000000 } from '@erp/idempotency';
 import { MESSAGING_ENTITIES, MESSAGING_MIGRATIONS } from '@erp/messaging';
 import { CustomerSnapshotEntity } from './customers/customer-snapshot.entity';
 import { InventoryItemEntity, InventoryLocationEntity, InventoryWarehouseEntity } from './inventory/inventory.entity';
@@ -50,4 +51,6 @@ export const SALES_ORDERS_MIGRATIONS = [
   CreateSalesOrderBucketFunctions1766800000000,
   RequireOrderGrandTotal1766960000000,
   CreateServiceRole1796000000000,
+  // The stored answers of keyed writes (Idempotency-Key, @erp/idempotency).
+  CreateIdempotencyKeys1797000000000,
 ];

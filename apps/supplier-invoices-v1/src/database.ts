@@ -1,3 +1,4 @@
+import { CreateIdempotencyKeys1797000000000 } from '@erp/idempotency';
 import { MESSAGING_ENTITIES, MESSAGING_MIGRATIONS } from '@erp/messaging';
 import {
   SupplierInvoiceAttachmentEntity,
@@ -33,4 +34,6 @@ export const SUPPLIER_INVOICES_MIGRATIONS = [
   WallByTenantViews1795835600000,
   DropRowLevelSecurity1795835600001,
   CreateServiceRole1796000000000,
+  // The stored answers of keyed writes (Idempotency-Key, @erp/idempotency).
+  CreateIdempotencyKeys1797000000000,
 ];

@@ -2,6 +2,7 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { AuthModule } from '@erp/auth';
 import { authSettingsFrom } from '@erp/bootstrap';
 import { DatabaseModule } from '@erp/database';
+import { IdempotencyModule } from '@erp/idempotency';
 import { MessagingModule, messagingOptionsFrom } from '@erp/messaging';
 import { HealthModule } from '@erp/observability';
 import { OpenApiModule } from '@erp/openapi';
@@ -61,6 +62,8 @@ export class WebhookPublisherAppModule {
           // Row-level security per company for request traffic (RELIABILITY.md "Defence in depth").
           tenantIsolation: true,
         }),
+        // Idempotency-Key on every POST and PATCH: the answer stored with the effect (@erp/idempotency).
+        IdempotencyModule.forRoot({ retentionHours: config.IDEMPOTENCY_KEY_RETENTION_HOURS }),
         AuthModule.forRoot(authSettingsFrom(config), { requireApplicationType: false }),
         HealthModule.forRoot(),
         OpenApiModule.forRoot({ title: 'Webhooks', version: '1', schemas: WEBHOOK_SCHEMAS }),

@@ -1,3 +1,4 @@
+import { CreateIdempotencyKeys1797000000000 } from '@erp/idempotency';
 import { PROCESSED_EVENTS_ENTITIES, PROCESSED_EVENTS_MIGRATIONS } from '@erp/messaging';
 import { WebhookDeliveryAttemptEntity, WebhookDeliveryEntity } from './delivery/delivery.entity';
 import { WebhookEventEntity } from './events/webhook-event.entity';
@@ -25,4 +26,6 @@ export const WEBHOOKS_MIGRATIONS = [
   WallByTenantViews1795835600000,
   DropRowLevelSecurity1795835600001,
   CreateServiceRole1796000000000,
+  // The stored answers of keyed writes (Idempotency-Key, @erp/idempotency).
+  CreateIdempotencyKeys1797000000000,
 ];

@@ -82,6 +82,17 @@ export class ServiceConfig {
   @IsIn(['true', 'false'])
   DATABASE_PREPARED_STATEMENTS = 'true';
 
+  /**
+   * How long a service keeps the answer of a write sent with an Idempotency-Key, so that its retry
+   * gets that answer again (docs/api-conventions.md "Safe retries"): at least the 24 hours the API
+   * promises; older answers are removed in the background, in small batches no write waits for.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(24)
+  @Max(24 * 30)
+  IDEMPOTENCY_KEY_RETENTION_HOURS = 24;
+
   @IsString()
   @MinLength(1)
   AUTH_ISSUER = DEV_ISSUER;

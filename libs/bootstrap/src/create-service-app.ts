@@ -4,6 +4,7 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import type { FastifyContentTypeParser, FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { ApiError, ApiExceptionFilter, createValidationPipe, type ErrorFamily, errorFamilyForPath, JsonObjectBodyPipe, renderError } from '@erp/errors';
+import { IDEMPOTENCY_KEY_HEADER, RAW_JSON_BODY } from '@erp/idempotency';
 import { DrainState, instrumentHttpMetrics, instrumentHttpTracing, PinoNestLogger, requestIdFor } from '@erp/observability';
 import { clientErrorHandler } from './client-error';
 import { attachHttpDrain, HttpDrain } from './http-drain';
@@ -161,6 +162,8 @@ export async function createServiceApp(
     payload.on('end', () => {
       if (tooLarge) return finish(new ApiError('PayloadTooLarge', 'The request body is larger than this endpoint accepts'));
       const text = Buffer.concat(chunks).toString('utf8');
+      // A keyed write's fingerprint covers the body as sent, not as parsed (libs/idempotency).
+      if (request.headers[IDEMPOTENCY_KEY_HEADER] !== undefined) (request as FastifyRequest & { [RAW_JSON_BODY]?: string })[RAW_JSON_BODY] = text;
       if (exceedsJsonDepth(text, MAX_JSON_DEPTH)) {
         return finish(new ApiError('MalformedBody', `The JSON body is nested deeper than ${MAX_JSON_DEPTH} levels`));
       }

@@ -1,5 +1,6 @@
 import type { ArgumentsHost } from '@nestjs/common';
 import { NotFoundError } from './api-error';
+import { AnswerReplay } from './answer-replay';
 import { ApiExceptionFilter } from './api-exception.filter';
 
 interface FakeReply {
@@ -79,5 +80,15 @@ describe('ApiExceptionFilter', () => {
     const reply = fakeReply(true);
     new ApiExceptionFilter().catch(new NotFoundError('x'), hostFor('/v1/customer', reply));
     expect(reply.body).toBeUndefined();
+  });
+
+  it('sends a stored answer given again as it was stored: status, headers, bytes, in either family', () => {
+    for (const url of ['/v1/customer', '/api/v3/SalesOrders']) {
+      const reply = fakeReply();
+      const body = Buffer.from('{"number":"10001"}');
+      new ApiExceptionFilter().catch(new AnswerReplay(201, { etag: '"7"', location: '/v1/customer/10001', 'idempotent-replayed': 'true' }, body), hostFor(url, reply));
+      expect([reply.statusCode, reply.body]).toEqual([201, body]);
+      expect(reply.headerValues).toEqual({ etag: '"7"', location: '/v1/customer/10001', 'idempotent-replayed': 'true', 'x-request-id': 'req-42' });
+    }
   });
 });

@@ -1,5 +1,6 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AnswerReplay } from './answer-replay';
 import { toApiError } from './to-api-error';
 import { type ErrorFamily, errorFamilyForPath, renderError } from './render';
 
@@ -16,6 +17,13 @@ export class ApiExceptionFilter implements ExceptionFilter {
     const http = host.switchToHttp();
     const request = http.getRequest<FastifyRequest>();
     const reply = http.getResponse<FastifyReply>();
+    if (exception instanceof AnswerReplay) {
+      if (reply.sent) return;
+      reply.status(exception.status).headers(exception.headers);
+      if (request.id) reply.header('x-request-id', String(request.id));
+      reply.send(exception.body);
+      return;
+    }
     const error = toApiError(exception);
     const path = (request.url ?? '/').split('?')[0];
     const family = this.family === 'by-path' ? errorFamilyForPath(path) : this.family;

@@ -26,6 +26,8 @@ describe('fault-code table', () => {
       MethodNotAllowed: 405,
       NotAcceptable: 406,
       Conflict: 409,
+      IdempotencyKeyInUse: 409,
+      IdempotencyKeyReused: 422,
       PreconditionFailed: 412,
       PreconditionRequired: 428,
       PayloadTooLarge: 413,

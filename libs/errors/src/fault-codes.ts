@@ -15,6 +15,10 @@ export const FAULTS = {
   MethodNotAllowed: { status: 405, code: '10203', exceptionType: 'NotFoundException', title: 'Method not allowed' },
   NotAcceptable: { status: 406, code: '10204', exceptionType: 'ValidationException', title: 'Not acceptable' },
   Conflict: { status: 409, code: '10303', exceptionType: 'ConcurrencyException', title: 'Conflict' },
+  // Idempotency-Key (libs/idempotency; draft-ietf-httpapi-idempotency-key-header-07): the first
+  // request with the key is still running, or the key came with another request.
+  IdempotencyKeyInUse: { status: 409, code: '10304', exceptionType: 'ConcurrencyException', title: 'Idempotency key in use' },
+  IdempotencyKeyReused: { status: 422, code: '10005', exceptionType: 'ValidationException', title: 'Idempotency key reused' },
   PreconditionFailed: { status: 412, code: '10301', exceptionType: 'ConcurrencyException', title: 'Precondition failed' },
   PreconditionRequired: { status: 428, code: '10302', exceptionType: 'ConcurrencyException', title: 'Precondition required' },
   PayloadTooLarge: { status: 413, code: '10401', exceptionType: 'ValidationException', title: 'Payload too large' },

@@ -6,3 +6,4 @@ export * from './api-exception.filter';
 export * from './validation';
 export * from './transient-connection-error';
 export * from './unknown-parameters';
+export * from './answer-replay';

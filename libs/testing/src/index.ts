@@ -49,3 +49,4 @@ export {
 export { type InternalApiStub, type ReceivedInternalCall, startInternalApiStub } from './internal-api/internal-api-stub';
 export { describeInternalRouteRules, type InternalRouteRulesOptions } from './internal-api/internal-route-rules';
 export { declaredEventHandlers, type EventHandlerBinding, eventHandlersIn } from './events/declared-event-handlers';
+export { describeIdempotentWriteRules, type IdempotentWriteFamily, type KeyedWriteRequest } from './idempotency/idempotent-write-rules';

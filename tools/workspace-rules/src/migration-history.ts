@@ -7,6 +7,7 @@ import { WORKSPACE_ROOT } from './workspace-projects';
 const HISTORY_DIRS = [
   ...readdirSync(path.join(WORKSPACE_ROOT, 'apps')).map((app) => `apps/${app}/src/migrations`),
   'libs/messaging/src/migrations',
+  'libs/idempotency/src/migrations',
   'libs/database/src/migrations/history',
 ];
 

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { AttachmentCreated } from '@erp/contracts';
 import { namedQuery } from '@erp/database';
+import { writeTransaction } from '@erp/idempotency';
 
 /** One revision's metadata and where its bytes are. */
 export interface AttachmentRevision {
@@ -40,7 +41,8 @@ export class AttachmentsRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
   transaction<T>(work: (tx: EntityManager) => Promise<T>): Promise<T> {
-    return this.db.transaction(work);
+    // A keyed request's first write commits with its stored answer (@erp/idempotency).
+    return writeTransaction(this.db, work);
   }
 
   /** The latest revision, or `revision`; undefined when absent or another company's. */

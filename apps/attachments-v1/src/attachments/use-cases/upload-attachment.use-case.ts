@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { pipeline } from 'node:stream';
 import { AttachmentCreated, type DomainEvent } from '@erp/contracts';
 import { ApiError, NotFoundError, ValidationFailedError } from '@erp/errors';
+import { currentKeyedRequest, whenCommitted } from '@erp/idempotency';
 import { AttachmentEvents } from '../../events/attachment-events';
 import { AttachmentOwners } from '../../owners/attachment-owners';
 import { OwnerServices } from '../../owners/owner-services';
@@ -98,9 +99,12 @@ export class UploadAttachment {
       }
       if (!stored) throw badUpload('a part named "file" holding the file is required');
       if (stored.size === 0) throw badUpload('the file is empty');
+      // A keyed upload's body is the file it streamed: the same key with another file is another request.
+      currentKeyedRequest()?.streamedBody(`${stored.sha256} ${stored.size} ${stored.name} ${stored.contentType}`);
       const { uploaded, event } = await this.commit(owner, stored);
-      // Before the 201: the owner's read of the record then lists this upload (its event comes later).
-      await this.ownerServices.announce(event);
+      // Before the 201, once committed: the owner's read of the record then lists this upload (its
+      // event comes later); never of an upload a keyed request's answer may yet roll back.
+      await whenCommitted(() => this.ownerServices.announce(event));
       return uploaded;
     } catch (error) {
       if (stored) await this.discard(stored.key);

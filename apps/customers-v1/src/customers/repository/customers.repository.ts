@@ -4,6 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { PoolClient } from 'pg';
 import type { DataSource, EntityManager } from 'typeorm';
 import { namedQuery } from '@erp/database';
+import { writeTransaction } from '@erp/idempotency';
 import {
   CUSTOMER_JSON,
   customerByNumberQuery,
@@ -79,7 +80,8 @@ export class CustomersRepository {
   ) {}
 
   transaction<T>(work: (tx: EntityManager) => Promise<T>): Promise<T> {
-    return this.db.transaction(work);
+    // A keyed request's first write commits with its stored answer (@erp/idempotency).
+    return writeTransaction(this.db, work);
   }
 
   /**

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { namedQuery, updateOrInsert } from '@erp/database';
+import { writeTransaction } from '@erp/idempotency';
 import type { InventoryListQuery } from '../inventory-list.query';
 
 /** A warehouse entry of an item's availability, as stored and shown (with its locations). */
@@ -114,7 +115,8 @@ export class InventoryRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
   transaction<T>(work: (tx: EntityManager) => Promise<T>): Promise<T> {
-    return this.db.transaction(work);
+    // A keyed request's first write commits with its stored answer (@erp/idempotency).
+    return writeTransaction(this.db, work);
   }
 
   /** One page (items as JSON text, in creation order) and the total, from one statement (one snapshot). */

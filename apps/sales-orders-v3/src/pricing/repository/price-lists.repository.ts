@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { namedQuery, updateOrInsert } from '@erp/database';
+import { writeTransaction } from '@erp/idempotency';
 
 /** A price list entry as stored: decimals and dates as exact text, null where not set. */
 export interface PriceListEntryRecord {
@@ -40,7 +41,8 @@ export class PriceListsRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
   transaction<T>(work: (tx: EntityManager) => Promise<T>): Promise<T> {
-    return this.db.transaction(work);
+    // A keyed request's first write commits with its stored answer (@erp/idempotency).
+    return writeTransaction(this.db, work);
   }
 
   async classJson(companyId: string, id: string, manager: EntityManager = this.db.manager): Promise<string | undefined> {

@@ -4,6 +4,7 @@ import type { PoolClient } from 'pg';
 import type { Readable } from 'node:stream';
 import type { DataSource, EntityManager } from 'typeorm';
 import { namedQuery } from '@erp/database';
+import { writeTransaction } from '@erp/idempotency';
 import {
   EXPAND_PARTS,
   type ExpandPart,
@@ -105,7 +106,8 @@ export class SalesOrdersRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
   transaction<T>(work: (tx: EntityManager) => Promise<T>): Promise<T> {
-    return this.db.transaction(work);
+    // A keyed request's first write commits with its stored answer (@erp/idempotency).
+    return writeTransaction(this.db, work);
   }
 
   /** One page of the order list, streamed (see openPageStream in @erp/sales-orders-queries for why). */

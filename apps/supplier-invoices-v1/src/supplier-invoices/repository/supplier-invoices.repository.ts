@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { namedQuery } from '@erp/database';
 import { decimalText } from '@erp/decimals';
+import { writeTransaction } from '@erp/idempotency';
 import type { CreateSupplierInvoiceDto } from '../dto/supplier-invoice-write.dto';
 import type { NumberedLine } from '../rules/supplier-invoice-rules';
 import type { SupplierInvoiceListQuery } from '../supplier-invoice-list.query';
@@ -27,7 +28,8 @@ export class SupplierInvoicesRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
   transaction<T>(work: (tx: EntityManager) => Promise<T>): Promise<T> {
-    return this.db.transaction(work);
+    // A keyed request's first write commits with its stored answer (@erp/idempotency).
+    return writeTransaction(this.db, work);
   }
 
   /**

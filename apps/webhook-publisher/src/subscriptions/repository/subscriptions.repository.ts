@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { namedQuery } from '@erp/database';
+import { keyedWrite } from '@erp/idempotency';
 import type { V3PageRequest } from '@erp/paging';
 import type { DeliveryAttemptView, SubscriptionView } from '../subscription-views';
 
@@ -39,12 +40,14 @@ export class SubscriptionsRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
   async insert(subscription: NewSubscription): Promise<SubscriptionView> {
-    const [row] = await namedQuery<SubscriptionView>(
-      this.db,
-      `INSERT INTO webhook_subscriptions AS s (id, company_id, publisher, event_types, url, description, secret)
+    const [row] = await keyedWrite(this.db, (manager) =>
+      namedQuery<SubscriptionView>(
+        manager,
+        `INSERT INTO webhook_subscriptions AS s (id, company_id, publisher, event_types, url, description, secret)
        VALUES (:id, :companyId, :publisher, :eventTypes, :url, :description, :secret)
        RETURNING ${SUBSCRIPTION_COLUMNS}`,
-      subscription,
+        subscription,
+      ),
     );
     return row;
   }
@@ -58,9 +61,13 @@ export class SubscriptionsRepository {
          ORDER BY s.created_at, s.id LIMIT :pageSize OFFSET :offset`,
         { companyId, pageSize: page.pageSize, offset: page.offset },
       ),
-      namedQuery<{ total: number }>(this.db, `SELECT count(*)::int AS total FROM webhook_subscriptions WHERE company_id = :companyId`, {
-        companyId,
-      }),
+      namedQuery<{ total: number }>(
+        this.db,
+        `SELECT count(*)::int AS total FROM webhook_subscriptions WHERE company_id = :companyId`,
+        {
+          companyId,
+        },
+      ),
     ]);
     return { rows, total: count[0].total };
   }
@@ -78,10 +85,15 @@ export class SubscriptionsRepository {
    * Applies the changes; re-enabling also clears the disabled reason and the failing period.
    * Undefined when the subscription is not there (for this company).
    */
-  async update(companyId: string, id: string, changes: SubscriptionChanges): Promise<SubscriptionView | undefined> {
-    const rows = await namedQuery<SubscriptionView>(
-      this.db,
-      `UPDATE webhook_subscriptions AS s SET
+  async update(
+    companyId: string,
+    id: string,
+    changes: SubscriptionChanges,
+  ): Promise<SubscriptionView | undefined> {
+    const rows = await keyedWrite(this.db, (manager) =>
+      namedQuery<SubscriptionView>(
+        manager,
+        `UPDATE webhook_subscriptions AS s SET
          url = COALESCE(:url, s.url),
          event_types = COALESCE(:eventTypes, s.event_types),
          description = CASE WHEN :setDescription THEN :description ELSE s.description END,
@@ -91,25 +103,30 @@ export class SubscriptionsRepository {
          updated_at = now()
        WHERE s.company_id = :companyId AND s.id = :id
        RETURNING ${SUBSCRIPTION_COLUMNS}`,
-      {
-        companyId,
-        id,
-        url: changes.url ?? null,
-        eventTypes: changes.eventTypes ?? null,
-        setDescription: changes.description !== undefined,
-        description: changes.description ?? null,
-        enabled: changes.enabled ?? null,
-      },
+        {
+          companyId,
+          id,
+          url: changes.url ?? null,
+          eventTypes: changes.eventTypes ?? null,
+          setDescription: changes.description !== undefined,
+          description: changes.description ?? null,
+          enabled: changes.enabled ?? null,
+        },
+      ),
     );
     return rows[0];
   }
 
   /** False when there was nothing to delete. Its deliveries and attempts go with it (foreign keys). */
   async delete(companyId: string, id: string): Promise<boolean> {
-    const rows = await namedQuery(this.db, `DELETE FROM webhook_subscriptions WHERE company_id = :companyId AND id = :id RETURNING id`, {
-      companyId,
-      id,
-    });
+    const rows = await namedQuery(
+      this.db,
+      `DELETE FROM webhook_subscriptions WHERE company_id = :companyId AND id = :id RETURNING id`,
+      {
+        companyId,
+        id,
+      },
+    );
     return rows.length > 0;
   }
 
@@ -117,20 +134,31 @@ export class SubscriptionsRepository {
    * Makes `secret` current; the current one becomes the previous, signing for `overlapMs` more.
    * Returns when it stops, or undefined when the subscription is not there.
    */
-  async rotateSecret(companyId: string, id: string, secret: string, overlapMs: number): Promise<string | undefined> {
-    const rows = await namedQuery<{ previousSecretExpiresAt: string }>(
-      this.db,
-      `UPDATE webhook_subscriptions AS s SET previous_secret = s.secret, secret = :secret,
+  async rotateSecret(
+    companyId: string,
+    id: string,
+    secret: string,
+    overlapMs: number,
+  ): Promise<string | undefined> {
+    const rows = await keyedWrite(this.db, (manager) =>
+      namedQuery<{ previousSecretExpiresAt: string }>(
+        manager,
+        `UPDATE webhook_subscriptions AS s SET previous_secret = s.secret, secret = :secret,
          previous_secret_expires_at = now() + make_interval(secs => :overlapMs::float8 / 1000), updated_at = now()
        WHERE s.company_id = :companyId AND s.id = :id
        RETURNING ${ISO_MS('s.previous_secret_expires_at')} AS "previousSecretExpiresAt"`,
-      { companyId, id, secret, overlapMs },
+        { companyId, id, secret, overlapMs },
+      ),
     );
     return rows[0]?.previousSecretExpiresAt;
   }
 
   /** One page of the subscription's attempts, newest first, and their total (read side by side). */
-  async attemptsPage(companyId: string, id: string, page: V3PageRequest): Promise<{ rows: DeliveryAttemptView[]; total: number }> {
+  async attemptsPage(
+    companyId: string,
+    id: string,
+    page: V3PageRequest,
+  ): Promise<{ rows: DeliveryAttemptView[]; total: number }> {
     const [rows, count] = await Promise.all([
       namedQuery<DeliveryAttemptView>(
         this.db,
@@ -157,9 +185,10 @@ export class SubscriptionsRepository {
    * Returns how many were queued.
    */
   async requeue(companyId: string, id: string, since: Date, until: Date): Promise<number> {
-    const rows = await namedQuery(
-      this.db,
-      `INSERT INTO webhook_deliveries (subscription_id, event_id, company_id, ordering_key, event_seq)
+    const rows = await keyedWrite(this.db, (manager) =>
+      namedQuery(
+        manager,
+        `INSERT INTO webhook_deliveries (subscription_id, event_id, company_id, ordering_key, event_seq)
        SELECT s.id, e.id, e.company_id, e.ordering_key, e.seq
        FROM webhook_subscriptions s
        JOIN webhook_events e ON e.company_id = s.company_id AND e.publisher = s.publisher AND e.type = ANY (s.event_types)
@@ -169,7 +198,8 @@ export class SubscriptionsRepository {
          status = 'pending', attempts = 0, next_attempt_at = now(), last_error = NULL, delivered_at = NULL
          WHERE webhook_deliveries.status <> 'pending'
        RETURNING id`,
-      { companyId, id, since, until },
+        { companyId, id, since, until },
+      ),
     );
     return rows.length;
   }

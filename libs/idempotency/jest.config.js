@@ -1,0 +1,5 @@
+/** @type {import('jest').Config} */
+module.exports = {
+  displayName: 'idempotency',
+  preset: '../../jest.preset.js',
+};
