@@ -1,5 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { applyIdempotencyKeys } from './idempotency-keys';
 import { operationIdOf, stateOperationScopes } from './operation-scopes';
 import { applyPageLimits } from './page-limits';
 import { BEARER_SCHEME, SERVICE_TOKEN_DESCRIPTION, SERVICE_TOKEN_SCHEME, SHARED_SCHEMAS, type Schemas } from './schemas';
@@ -49,6 +50,7 @@ export function buildOpenApiDocument(app: INestApplication, options: OpenApiDocu
     if (OPERATIONAL_PATH.test(path) || INTERNAL_PATH.test(path) !== (audience === 'internal')) delete document.paths[path];
   }
   applyPageLimits(document, options.pageLimits ?? {});
+  if (audience === 'public') applyIdempotencyKeys(document);
   if (audience === 'public') stateOperationScopes(app, document);
   if (!options.description) delete (document.info as { description?: string }).description;
   return document;

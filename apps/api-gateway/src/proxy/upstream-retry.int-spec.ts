@@ -58,9 +58,9 @@ interface Sent {
 }
 
 /** One request through the gateway, tagged with a fresh x-test-id. */
-async function send(gateway: Gateway, method: string, body?: Uint8Array | string, contentType = 'application/octet-stream'): Promise<Sent> {
+async function send(gateway: Gateway, method: string, body?: Uint8Array | string, contentType = 'application/octet-stream', extra: Record<string, string> = {}): Promise<Sent> {
   const id = randomBytes(6).toString('hex');
-  const headers = { ...(await auth.headers()), 'x-test-id': id, ...(body === undefined ? {} : { 'content-type': contentType }) };
+  const headers = { ...(await auth.headers()), 'x-test-id': id, ...(body === undefined ? {} : { 'content-type': contentType }), ...extra };
   const response = await fetch(`${gateway.url}/v1/customer/10001`, { method, headers, body });
   return { id, status: response.status, body: await response.text() };
 }
@@ -168,7 +168,27 @@ describe('gateway retries: only a request that never reached a service, once, on
     expect(await retries('read_lost')).toBe(before + 1);
   });
 
-  it('never retries a write the upstream read before it reset the connection', async () => {
+  it('retries a POST or PATCH with an Idempotency-Key the upstream read before it reset the connection, once, on the other replica', async () => {
+    const resetting = await started(resettingUpstream());
+    const healthy = await started(healthyUpstream());
+    for (const method of ['POST', 'PATCH']) {
+      const g = await gateway([resetting.url, healthy.url]);
+      const before = await retries('read_lost');
+      const sent = await send(g, method, '{"name":"x"}', 'application/json', { 'idempotency-key': `key-${randomBytes(4).toString('hex')}` });
+      expect(sent.status).toBe(200);
+      expect(JSON.parse(sent.body)).toMatchObject({ method, bodyBytes: 12 });
+      expect(resetting.seen.filter((id) => id === sent.id)).toHaveLength(1);
+      expect(healthy.seen.filter((id) => id === sent.id)).toHaveLength(1);
+      expect(await retries('read_lost')).toBe(before + 1);
+    }
+    // A streamed body (an upload over REPLAYABLE_BODY_BYTES) is gone once sent: the client retries it.
+    const g = await gateway([resetting.url, healthy.url]);
+    const streamed = await send(g, 'POST', new Uint8Array(REPLAYABLE_BODY_BYTES + 1), 'application/octet-stream', { 'idempotency-key': 'an-upload' });
+    expect(streamed.status).toBe(503);
+    expect(healthy.seen).not.toContain(streamed.id);
+  });
+
+  it('never retries a write without a key the upstream read before it reset the connection', async () => {
     const resetting = await started(resettingUpstream());
     const healthy = await started(healthyUpstream());
     for (const [method, body] of [['DELETE'], ['POST', '{"name":"x"}'], ['PUT', '{"name":"x"}']] as const) {

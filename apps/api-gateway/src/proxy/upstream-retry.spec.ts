@@ -13,7 +13,19 @@ describe('retryReason', () => {
     expect(retryReason({ error: connectTimeout, handedToConnection: false, attempt: 1 })).toBe('not_connected');
   });
 
-  it('never retries a write once the request was handed to a connection (it may have been read)', () => {
+  it('retries a POST or PATCH with an Idempotency-Key whose connection closed before any answer, once (the service applies it once)', () => {
+    const closed = Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' });
+    for (const method of ['POST', 'PATCH']) {
+      expect(retryReason({ error: closed, handedToConnection: true, attempt: 1, method, keyed: true })).toBe('read_lost');
+      expect(retryReason({ error: reset, handedToConnection: true, attempt: 1, method, keyed: true })).toBe('read_lost');
+      expect(retryReason({ error: closed, handedToConnection: true, attempt: 1, method, keyed: true, answered: true })).toBeUndefined();
+      expect(retryReason({ error: closed, handedToConnection: true, attempt: 2, method, keyed: true })).toBeUndefined();
+    }
+    const timeout = Object.assign(new Error('Headers Timeout Error'), { code: 'UND_ERR_HEADERS_TIMEOUT' });
+    expect(retryReason({ error: timeout, handedToConnection: true, attempt: 1, method: 'POST', keyed: true })).toBeUndefined();
+  });
+
+  it('never retries a write without a key once the request was handed to a connection (it may have been read)', () => {
     const closed = Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' });
     for (const method of ['POST', 'PUT', 'PATCH', 'DELETE', undefined]) {
       expect(retryReason({ error: reset, handedToConnection: true, attempt: 1, method })).toBeUndefined();

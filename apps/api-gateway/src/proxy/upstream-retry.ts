@@ -45,6 +45,8 @@ export interface FailedAttempt {
   attempt: number;
   /** The request's method (GET and HEAD may be retried after a lost connection). */
   method?: string;
+  /** A POST or PATCH with an Idempotency-Key: sent again, it counts once (libs/idempotency). */
+  keyed?: boolean;
   /** A byte of the answer arrived (then nothing is retried). */
   answered?: boolean;
 }
@@ -57,12 +59,14 @@ export interface FailedAttempt {
  * - the answer is 503 with `Connection: close`: a draining replica refusing a request it did not
  *   process (libs/bootstrap promises that of its services: a handler's own 503 keeps the connection).
  * - a GET or HEAD whose connection closed (reset, closed) after it was sent and before any answer:
- *   it changes nothing, so sending it again cannot apply anything twice.
+ *   it changes nothing, so sending it again cannot apply anything twice; and so for a POST or PATCH
+ *   with an Idempotency-Key, which the service applies once however often it is sent (its answer,
+ *   if the first was applied, is the stored one). Without a key a write is never sent again.
  * Never: any other error after the request was handed to a connection (a reset under a write, any
  * response timeout, a connection lost once the answer began), any other status. Requests with a
  * body are only retried when no byte of it was consumed (RetryHandler checks, see `replicaRetry`).
  */
-export function retryReason({ error, handedToConnection, attempt, method, answered }: FailedAttempt): RetryReason | undefined {
+export function retryReason({ error, handedToConnection, attempt, method, answered, keyed }: FailedAttempt): RetryReason | undefined {
   if (attempt > 1) return undefined;
   if (error.statusCode !== undefined) {
     const connection = [error.headers?.['connection'] ?? []].flat().join(',');
@@ -72,7 +76,8 @@ export function retryReason({ error, handedToConnection, attempt, method, answer
     // A GET or HEAD changes nothing, so one whose connection closed before any answer is sent
     // again (RFC 9110 §9.2.2; nginx's proxy_next_upstream does the same): a replica of a release
     // without a quiet period (1.0.0) closes its idle connections at SIGTERM, under requests just sent.
-    const lost = !answered && SAFE_METHODS.has(method ?? '') && error.code !== undefined && CLOSED_UNDER_REQUEST.has(error.code);
+    const resendable = SAFE_METHODS.has(method ?? '') || keyed === true;
+    const lost = !answered && resendable && error.code !== undefined && CLOSED_UNDER_REQUEST.has(error.code);
     return lost ? 'read_lost' : undefined;
   }
   if (!error.code || !CONNECT_FAILURES.has(error.code)) return undefined;
@@ -128,7 +133,7 @@ export function replicaRetry(origins: UpstreamOrigins): Dispatcher.DispatcherCom
     const retry: RetryHandler.RetryCallback = (error, _context, callback) => {
       const failure = error as FailedAttempt['error'];
       if (failure.code === 'ECONNREFUSED') known?.replicas.refused(origin);
-      const reason = retryReason({ error: failure, handedToConnection, attempt, method: opts.method, answered });
+      const reason = retryReason({ error: failure, handedToConnection, attempt, method: opts.method, answered, keyed: isKeyedWrite(opts) });
       if (!reason) return callback(error);
       if (known) {
         origin = new URL(known.replicas.pickOther(urlOf(known.replicas, origin))).origin;
@@ -139,6 +144,22 @@ export function replicaRetry(origins: UpstreamOrigins): Dispatcher.DispatcherCom
     const retrying = new RetryHandler({ ...opts, retryOptions: { retry, throwOnError: false } }, { dispatch: dispatchAttempt, handler });
     return dispatchAttempt(opts, retrying);
   };
+}
+
+/** A POST or PATCH that carries an Idempotency-Key (RetryHandler still refuses a body streamed past). */
+function isKeyedWrite(opts: Dispatcher.DispatchOptions): boolean {
+  if (opts.method !== 'POST' && opts.method !== 'PATCH') return false;
+  const headers = opts.headers;
+  if (!headers) return false;
+  if (Array.isArray(headers)) {
+    for (let i = 0; i < headers.length; i += 2) if (String(headers[i]).toLowerCase() === 'idempotency-key') return true;
+    return false;
+  }
+  if (Symbol.iterator in headers) {
+    for (const [name] of headers as Iterable<[string, unknown]>) if (name.toLowerCase() === 'idempotency-key') return true;
+    return false;
+  }
+  return Object.keys(headers).some((name) => name.toLowerCase() === 'idempotency-key');
 }
 
 /** The replica URL of an origin (the set holds URLs; an origin drops a trailing slash). */
