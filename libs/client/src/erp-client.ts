@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Query } from './http/query';
 import { Transport, type ApiResponse, type RequestOptions, type TokenSource } from './http/transport';
 import { listV1, type V1ListOptions } from './paging/v1-list';
@@ -25,10 +26,18 @@ export interface ErpClientOptions {
   /** How long to wait for an answer's headers before an ErpNetworkError. Default 60 000 ms. */
   timeoutMs?: number;
   /**
-   * Retries of reads (GET) after a network failure, a 429 or a 503 (after `Retry-After` when
-   * given, if at most `maxRetryDelayMs`). Writes are never retried. Default 2.
+   * Retries after a network failure, a cut connection, a 429 or a 503 (after `Retry-After` when
+   * given, if at most `maxRetryDelayMs`): of reads, and of writes (POST, PATCH), which carry an
+   * Idempotency-Key, the same on every try, so the API applies them once. PUT and DELETE are not
+   * retried. A streamed body (an upload from a stream) is not sent twice. Default 2.
    */
   retries?: number;
+  /**
+   * The Idempotency-Key of each POST and PATCH; default a fresh UUID per write. A caller that keeps
+   * its writes' keys (to send one again after a crash of its own) gives them here. A failed write's
+   * error carries its key (`idempotencyKey`).
+   */
+  idempotencyKey?: () => string;
   /** Longest pause before a retry. Default 30 000 ms. */
   maxRetryDelayMs?: number;
 }
@@ -67,6 +76,7 @@ export class ErpClient {
       fetch: options.fetch ?? globalThis.fetch.bind(globalThis),
       timeoutMs: options.timeoutMs ?? 60_000,
       retries: options.retries ?? 2,
+      idempotencyKey: options.idempotencyKey ?? (() => randomUUID()),
       maxRetryDelayMs: options.maxRetryDelayMs ?? 30_000,
     });
     const transport = this.transport;

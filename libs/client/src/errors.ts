@@ -16,6 +16,8 @@ export class ErpApiError extends Error {
   readonly retryAfter?: number;
   readonly method: string;
   readonly url: string;
+  /** The Idempotency-Key the write was sent with (every try of it): send it again with that key. */
+  idempotencyKey?: string;
 
   constructor(init: { status: number; message: string; code?: string; body: unknown; requestId?: string; retryAfter?: number; method: string; url: string }) {
     super(init.message);
@@ -53,6 +55,8 @@ export class ErpConflictError extends Error {
 /** No answer: connection refused or reset, DNS failure, timeout, or a body cut short. */
 export class ErpNetworkError extends Error {
   override readonly name: string = 'ErpNetworkError';
+  /** The Idempotency-Key the write was sent with: whether it was applied is unknown; send it again with that key. */
+  idempotencyKey?: string;
 
   constructor(
     message: string,

@@ -17,6 +17,8 @@ function clientWith(handler: Handler, options: { token?: string | (() => Promise
 const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
 
+const postIgnoringErrors = (client: ErpClient) => client.request('POST', '/v1/customer', { body: {} }).catch(() => undefined);
+
 describe('ErpClient requests', () => {
   it('sends the bearer token, ipp-company-id, ipp-application-type, Accept and a user agent on every request', async () => {
     let n = 0;
@@ -79,7 +81,7 @@ describe('ErpClient requests', () => {
     await expect(client.request('GET', '/api/v3/SalesOrders')).rejects.toBeInstanceOf(ErpNetworkError);
   });
 
-  it('retries a GET after 503 with Retry-After, but never a write', async () => {
+  it('retries a GET after 503 with Retry-After, but never a PUT or DELETE (they carry no key)', async () => {
     let n = 0;
     const { client, calls } = clientWith(() => (++n === 1 ? json(503, { type: 'urn:erp:problem:service-unavailable' }, { 'retry-after': '1' }) : json(200, { ok: true })), { retries: 2 });
     const started = Date.now();
@@ -87,9 +89,52 @@ describe('ErpClient requests', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(900);
     expect(calls).toHaveLength(2);
 
-    const writes = clientWith(() => json(503, {}, { 'retry-after': '0' }), { retries: 2 });
-    await expect(writes.client.request('POST', '/v1/customer', { body: {} })).rejects.toEqual(expect.objectContaining({ status: 503, retryAfter: 0 }));
-    expect(writes.calls).toHaveLength(1);
+    for (const method of ['PUT', 'DELETE']) {
+      const writes = clientWith(() => json(503, {}, { 'retry-after': '0' }), { retries: 2 });
+      await expect(writes.client.request(method, '/v1/customer/1', { body: {} })).rejects.toEqual(expect.objectContaining({ status: 503, retryAfter: 0 }));
+      expect(writes.calls).toHaveLength(1);
+      expect(writes.calls[0].headers.get('idempotency-key')).toBeNull();
+    }
+  });
+
+  it('sends every POST and PATCH with a fresh Idempotency-Key, and the same key on each retry after a cut connection, a 429, a 503 or a 409 for the key in use', async () => {
+    const answers = [
+      () => {
+        throw new TypeError('fetch failed', { cause: Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }) });
+      },
+      () => json(429, {}, { 'retry-after': '0' }),
+      () => json(503, {}, { 'retry-after': '0' }),
+      () => json(409, { ExceptionFaultCode: '10304', ExceptionMessage: 'still running' }, { 'retry-after': '0' }),
+      () => json(201, { number: '10001' }),
+    ];
+    let n = 0;
+    const { client, calls } = clientWith(() => answers[n++]!(), { retries: 4 });
+    expect((await client.request('POST', '/v1/customer', { body: { name: 'A' } })).data).toEqual({ number: '10001' });
+    const keys = calls.map((c) => c.headers.get('idempotency-key'));
+    expect(keys).toHaveLength(5);
+    expect(new Set(keys).size).toBe(1);
+    expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
+    await client.request('PATCH', '/api/v3/SalesOrders/SO/1', { body: {} }).catch(() => undefined);
+    expect(calls[5]!.headers.get('idempotency-key')).not.toBe(keys[0]);
+  });
+
+  it("keeps the caller's key, and gives it on the error of a write that failed for good", async () => {
+    const { client, calls } = clientWith(() => json(503, {}, { 'retry-after': '0' }), { retries: 1 });
+    const error = (await client.request('POST', '/v1/customer', { body: {}, headers: { 'Idempotency-Key': 'mine-1' } }).catch((e: unknown) => e)) as ErpApiError;
+    expect(calls.map((c) => c.headers.get('idempotency-key'))).toEqual(['mine-1', 'mine-1']);
+    expect([error.status, error.idempotencyKey]).toEqual([503, 'mine-1']);
+  });
+
+  it('never sends a streamed body twice, and never retries another 409 or a 4xx', async () => {
+    const stream = clientWith(() => json(503, {}, { 'retry-after': '0' }), { retries: 2 });
+    const body = new ReadableStream({ start: (c) => (c.enqueue(new TextEncoder().encode('x')), c.close()) });
+    await expect(stream.client.request('POST', '/v1/attachment', { body })).rejects.toEqual(expect.objectContaining({ status: 503 }));
+    expect(stream.calls).toHaveLength(1);
+    for (const answer of [json(409, { ExceptionFaultCode: '10303' }), json(422, {}), json(400, {})]) {
+      const other = clientWith(() => answer.clone(), { retries: 2 });
+      await postIgnoringErrors(other.client);
+      expect(other.calls).toHaveLength(1);
+    }
   });
 
   it('does not retry when Retry-After asks for longer than maxRetryDelayMs', async () => {

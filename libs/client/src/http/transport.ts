@@ -13,6 +13,8 @@ export interface TransportOptions {
   timeoutMs: number;
   retries: number;
   maxRetryDelayMs: number;
+  /** The Idempotency-Key of a write the caller gives none (`idempotency-key` header): a fresh one each. */
+  idempotencyKey: () => string;
 }
 
 export interface RequestOptions {
@@ -32,12 +34,19 @@ export interface ApiResponse<T = unknown> {
 
 /** Methods that are safe to send again after a 429, a 503 or a connection that failed before any answer. */
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS']);
+/** Writes the API applies once per Idempotency-Key (docs/api-conventions.md "Safe retries"): each carries one, and is sent again with it. */
+const KEYED = new Set(['POST', 'PATCH']);
 const RETRYABLE_STATUS = new Set([429, 503]);
+/** The API's 409 for a key whose first request is still running (v1 fault code, problem type). */
+const KEY_IN_USE_CODES = new Set(['10304', 'idempotency-key-in-use']);
 
 /**
  * The one place that speaks HTTP: base URL and query, the auth headers on every request, a timeout
  * for the answer's headers, errors as ErpApiError / ErpAuthError / ErpNetworkError, and retries of
- * reads (429 / 503 honour `Retry-After`).
+ * reads and of writes (429 / 503 honour `Retry-After`). Every POST and PATCH carries an
+ * Idempotency-Key (the caller's `idempotency-key` header, else a fresh one), the same on each try:
+ * a write that met a network error, a cut connection, a 429, a 503 or its own earlier try still
+ * running (409) is sent again and counts once. A streamed body cannot be sent twice: its caller retries.
  */
 export class Transport {
   constructor(private readonly options: TransportOptions) {}
@@ -57,13 +66,18 @@ export class Transport {
   async send(method: string, path: string, options: RequestOptions = {}): Promise<Response> {
     const verb = method.toUpperCase();
     const url = this.url(path, options.query);
-    const canRetry = IDEMPOTENT.has(verb) && !isStream(options.body);
+    const key = KEYED.has(verb) ? (headerOf(options.headers, 'idempotency-key') ?? this.options.idempotencyKey()) : undefined;
+    const sent = key === undefined ? options : { ...options, headers: { ...options.headers, 'idempotency-key': key } };
+    const canRetry = (IDEMPOTENT.has(verb) || key !== undefined) && !isStream(options.body);
     for (let attempt = 0; ; attempt++) {
       try {
-        return await this.sendOnce(verb, url, options);
+        return await this.sendOnce(verb, url, sent);
       } catch (error) {
-        const delay = canRetry && attempt < this.options.retries ? this.retryDelay(error, attempt) : undefined;
-        if (delay === undefined) throw error;
+        const delay = canRetry && attempt < this.options.retries ? this.retryDelay(error, attempt, key !== undefined) : undefined;
+        if (delay === undefined) {
+          if (key !== undefined && (error instanceof ErpApiError || error instanceof ErpNetworkError)) error.idempotencyKey = key;
+          throw error;
+        }
         await sleep(delay, options.signal);
       }
     }
@@ -125,10 +139,11 @@ export class Transport {
     return typeof token === 'function' ? token() : token;
   }
 
-  private retryDelay(error: unknown, attempt: number): number | undefined {
+  private retryDelay(error: unknown, attempt: number, keyed: boolean): number | undefined {
     const backoff = Math.min(this.options.maxRetryDelayMs, 250 * 2 ** attempt) * (0.8 + Math.random() * 0.4);
     if (error instanceof ErpNetworkError) return backoff;
-    if (error instanceof ErpApiError && RETRYABLE_STATUS.has(error.status)) {
+    const inUse = keyed && error instanceof ErpApiError && error.status === 409 && KEY_IN_USE_CODES.has(error.code ?? '');
+    if (error instanceof ErpApiError && (RETRYABLE_STATUS.has(error.status) || inUse)) {
       if (error.retryAfter === undefined) return backoff;
       const wanted = error.retryAfter * 1000;
       // A server that asks for longer than we are willing to wait gets the error back at once.
@@ -136,6 +151,11 @@ export class Transport {
     }
     return undefined;
   }
+}
+
+function headerOf(headers: Record<string, string> | undefined, name: string): string | undefined {
+  for (const [key, value] of Object.entries(headers ?? {})) if (key.toLowerCase() === name) return value;
+  return undefined;
 }
 
 function isStream(body: unknown): boolean {
