@@ -46,12 +46,13 @@ export class IdempotencyInterceptor implements NestInterceptor {
     const { subject, companyId } = request.auth ?? {};
     // Routes without a company (none takes a write today) keep no keys: nothing to scope them to.
     if (!subject || !companyId) return next.handle();
+    const streamed = isMultipart(request);
     const keyed = new KeyedRequest(
       { companyId, caller: subject, operation: `${request.method} ${request.routeOptions.url ?? request.url}`, key: header as string },
       factsOf(request),
+      { streamed },
     );
     request[KEYED_REQUEST] = keyed;
-    const streamed = isMultipart(request);
     return from(streamed ? Promise.resolve() : this.answerIfStored(keyed)).pipe(switchMap(() => runKeyed(keyed, () => next.handle())));
   }
 

@@ -78,7 +78,7 @@ export class KeyedAnswers implements OnModuleInit, OnApplicationShutdown {
     const body = payload === undefined || payload === null ? Buffer.alloc(0) : typeof payload === 'string' ? Buffer.from(payload) : Buffer.isBuffer(payload) ? payload : undefined;
     const failed = keyed.settled || reply.statusCode >= 500;
     const answer: StoredAnswer | undefined =
-      !failed && body !== undefined ? { fingerprint: keyed.requestFingerprint, status: reply.statusCode, headers: storedHeaders(reply), body } : undefined;
+      !failed && keyed.storable && body !== undefined ? { fingerprint: keyed.requestFingerprint, status: reply.statusCode, headers: storedHeaders(reply), body } : undefined;
     if (pending) {
       try {
         if (failed) {

@@ -19,12 +19,24 @@ export class KeyedRequest {
   /** Work that must follow the commit of the write (whenCommitted), run once it committed. */
   readonly afterCommit: Array<() => Promise<void>> = [];
   private fingerprint: string;
+  /** False for a streamed upload until its digest is known: an answer before that is not stored. */
+  private bodyKnown: boolean;
 
   constructor(
     readonly scope: KeyScope,
     private readonly facts: RequestFacts,
+    options: { streamed?: boolean } = {},
   ) {
     this.fingerprint = fingerprintOf(facts);
+    this.bodyKnown = !options.streamed;
+  }
+
+  /**
+   * Whether an answer may be stored for the key: not one given before a streamed body was read
+   * (an unknown owner's 404), which says nothing of the body a retry will send.
+   */
+  get storable(): boolean {
+    return !this.settled && this.bodyKnown;
   }
 
   get requestFingerprint(): string {
@@ -37,6 +49,7 @@ export class KeyedRequest {
    */
   streamedBody(digest: string): void {
     this.fingerprint = fingerprintOf({ ...this.facts, body: digest });
+    this.bodyKnown = true;
   }
 
   /** What a stored answer means for this request: itself again, or a 422 for a key reused. */

@@ -56,6 +56,20 @@ describe('erp CLI: upload and download; supplier invoices', () => {
     expect(toStdout.stdout.equals(bytes)).toBe(true);
   }, 240_000);
 
+  it('sends an upload again as the same write with --idempotency-key: the first answer, one revision', async () => {
+    const file = join(workDir, 'keyed.pdf');
+    writeFileSync(file, randomBytes(50_000));
+    const args = ['upload', 'customer', customers[1].number, file, '--content-type', 'application/pdf'];
+    const key = `cli-${randomBytes(6).toString('hex')}`;
+    const first = await uploadWhenKnown(runCli, ['--idempotency-key', key, ...args]);
+    const again = await runCli(['--idempotency-key', key, ...args], env);
+    expect([first.code, again.code, again.stderr]).toEqual([ExitCode.Ok, ExitCode.Ok, '']);
+    expect(again.stdout.toString()).toBe(first.stdout.toString());
+    // Another key is another write: the file's next revision.
+    const other = await runCli(['--idempotency-key', `${key}-2`, ...args], env);
+    expect((JSON.parse(other.stdout.toString()) as { revision: number }).revision).toBe((JSON.parse(first.stdout.toString()) as { revision: number }).revision + 1);
+  }, 240_000);
+
   it('shows upload and download progress on a terminal', async () => {
     const bytes = randomBytes(200_000);
     const file = join(workDir, 'progress.bin');

@@ -50,6 +50,15 @@ describe('failure messages', () => {
     expect(describeFailure(new FakeApiError(412, 'stale'), base).exitCode).toBe(ExitCode.Conflict);
   });
 
+  it('names the Idempotency-Key of a write that failed for good, to send it again as the same write', () => {
+    const unavailable = Object.assign(new FakeApiError(503, 'POST /v1/customer -> 503: unavailable'), { idempotencyKey: 'k-1' });
+    expect(describeFailure(unavailable, base).message).toBe('POST /v1/customer -> 503: unavailable; to send it again as the same write: --idempotency-key k-1');
+    const lost = Object.assign(new Error('POST /v1/customer: other side closed'), { name: 'ErpNetworkError', url: `${base}/v1/customer`, idempotencyKey: 'k 2' });
+    expect(describeFailure(lost, base).message).toMatch(/; to send it again as the same write: --idempotency-key "k 2"$/);
+    // A 4xx is the API's final word on that request: no key to retry with.
+    expect(describeFailure(Object.assign(new FakeApiError(400, 'bad'), { idempotencyKey: 'k-3' }), base).message).not.toContain('idempotency');
+  });
+
   it('names the unreachable URL and the system reason for network failures', () => {
     const cause = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'), { code: 'ECONNREFUSED' });
     const error = Object.assign(new Error('fetch failed', { cause: new TypeError('fetch failed', { cause }) }), { name: 'ErpNetworkError' });
@@ -86,6 +95,9 @@ describe('options and configuration', () => {
     expect(apiConfig({ baseUrl: 'http://h:1/', token: ' t ', company: ['42'] })).toEqual({ baseUrl: 'http://h:1', token: 't', companyId: '42' });
     expect(() => apiConfig({ baseUrl: 'http://h:1' })).toThrow(expect.objectContaining({ exitCode: ExitCode.Auth }));
     expect(() => apiConfig({ baseUrl: 'http://h:1', token: 't', company: ['1', '2'] })).toThrow(expect.objectContaining({ exitCode: ExitCode.Usage }));
+    expect(apiConfig({ baseUrl: 'http://h:1', token: 't', idempotencyKey: 'order-42' })).toMatchObject({ idempotencyKey: 'order-42' });
+    for (const idempotencyKey of ['k'.repeat(256), 'tab\there'])
+      expect(() => apiConfig({ baseUrl: 'http://h:1', token: 't', idempotencyKey })).toThrow(expect.objectContaining({ exitCode: ExitCode.Usage }));
     expect(() => parseBaseUrl('localhost:3000')).toThrow(expect.objectContaining({ exitCode: ExitCode.Usage }));
     expect(() => parseBaseUrl('not a url')).toThrow(expect.objectContaining({ exitCode: ExitCode.Usage }));
     expect(collectCompanies('1, 2', ['0'])).toEqual(['0', '1', '2']);

@@ -6,6 +6,8 @@ export interface ApiConfig {
   baseUrl: string;
   token: string;
   companyId?: string;
+  /** The Idempotency-Key of the command's write (`--idempotency-key`); default a fresh one. */
+  idempotencyKey?: string;
 }
 
 /** The gateway's default port in the embedded default (tools/dev/src/services.ts GATEWAY). */
@@ -15,6 +17,15 @@ export interface GlobalOptions {
   baseUrl: string;
   token?: string;
   company?: string[];
+  idempotencyKey?: string;
+}
+
+/** `--idempotency-key`: what the API takes (at most 255 visible ASCII characters), checked before any call. */
+export function parseIdempotencyKey(value: string): string {
+  if (value.length === 0 || value.length > 255 || !/^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/.test(value)) {
+    throw new CliError(ExitCode.Usage, '--idempotency-key/ERP_IDEMPOTENCY_KEY must be 1 to 255 visible ASCII characters');
+  }
+  return value;
 }
 
 /** `--base-url` must be an absolute http(s) URL; a typo should be a usage error, not a network error. */
@@ -47,5 +58,5 @@ export function apiConfig(options: GlobalOptions): ApiConfig {
   }
   const companies = options.company ?? [];
   if (companies.length > 1) throw new CliError(ExitCode.Usage, 'API calls address one company: give one --company/ERP_COMPANY');
-  return { baseUrl, token, companyId: companies[0] };
+  return { baseUrl, token, companyId: companies[0], ...(options.idempotencyKey ? { idempotencyKey: parseIdempotencyKey(options.idempotencyKey) } : {}) };
 }

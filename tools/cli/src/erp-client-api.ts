@@ -12,6 +12,8 @@ export function createCliApi(config: ApiConfig): CliApi {
     // What the API logs for these calls (ipp-application-type) and sees as the user agent.
     applicationType: 'erp-cli',
     userAgent: `erp-cli (@erp/client/${CLIENT_VERSION})`,
+    // A command makes one write at most; --idempotency-key sends it again as the same write.
+    ...(config.idempotencyKey ? { idempotencyKey: () => config.idempotencyKey as string } : {}),
   });
   return {
     async get(path, query) {

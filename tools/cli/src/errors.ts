@@ -15,6 +15,7 @@ interface ApiErrorLike {
   message: string;
   requestId?: string;
   retryAfter?: number;
+  idempotencyKey?: string;
 }
 
 function isApiError(error: unknown): error is ApiErrorLike & Error {
@@ -23,12 +24,18 @@ function isApiError(error: unknown): error is ApiErrorLike & Error {
 
 // Checked by shape and name rather than instanceof, so that main.ts need not load @erp/client for
 // commands that never call the API (token, usage errors); the client's classes carry these names.
-function isNetworkError(error: unknown): error is Error & { url?: string; cause?: unknown } {
+function isNetworkError(error: unknown): error is Error & { url?: string; cause?: unknown; idempotencyKey?: string } {
   return error instanceof Error && error.name === 'ErpNetworkError';
 }
 
 function requestIdSuffix(error: ApiErrorLike): string {
   return error.requestId ? ` (request id ${error.requestId})` : '';
+}
+
+/** How to send a write that failed again as the same write (the client's retries are spent). */
+function keySuffix(error: { idempotencyKey?: string }): string {
+  const key = error.idempotencyKey;
+  return key ? `; to send it again as the same write: --idempotency-key ${/\s/.test(key) ? JSON.stringify(key) : key}` : '';
 }
 
 /**
@@ -57,7 +64,7 @@ export function describeFailure(error: unknown, baseUrl: string): Failure {
     return { exitCode: ok ? ExitCode.Ok : ExitCode.Usage, message: '' };
   }
   if (isNetworkError(error)) {
-    return { exitCode: ExitCode.Unavailable, message: `could not reach ${error.url ?? baseUrl}: ${networkReason(error)}` };
+    return { exitCode: ExitCode.Unavailable, message: `could not reach ${error.url ?? baseUrl}: ${networkReason(error)}${keySuffix(error)}` };
   }
   if (error instanceof Error && error.name === 'ErpConflictError') return { exitCode: ExitCode.Conflict, message: error.message };
   if (isApiError(error)) {
@@ -72,7 +79,7 @@ export function describeFailure(error: unknown, baseUrl: string): Failure {
     const retry = error.retryAfter !== undefined ? `; retry after ${error.retryAfter} s` : '';
     // The client's messages already read `GET /v1/customer/42 -> 404: <the API's message>`.
     const text = error.message.includes(String(status)) ? error.message : `${status}: ${error.message}`;
-    return { exitCode, message: `${text}${retry}${requestIdSuffix(error)}` };
+    return { exitCode, message: `${text}${retry}${requestIdSuffix(error)}${status >= 500 || status === 409 || status === 429 ? keySuffix(error) : ''}` };
   }
   if (error instanceof Error && (error as NodeJS.ErrnoException).code === 'EPIPE') return { exitCode: ExitCode.Ok, message: '' };
   const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);

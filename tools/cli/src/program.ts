@@ -37,6 +37,9 @@ export function buildProgram(deps: ProgramDeps): Command {
     .addOption(
       new Option('--company <id>', 'company addressed (ipp-company-id); `erp token` takes several').env('ERP_COMPANY').argParser(collectCompanies),
     )
+    .addOption(
+      new Option('--idempotency-key <key>', "the Idempotency-Key of the command's write (default: a fresh one, shown if the write fails): the same key again applies the write at most once").env('ERP_IDEMPOTENCY_KEY'),
+    )
     .showHelpAfterError('(run erp --help for usage)')
     .exitOverride()
     .configureOutput({

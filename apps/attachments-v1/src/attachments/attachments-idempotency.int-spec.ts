@@ -43,4 +43,19 @@ describe('attachments-v1 keyed uploads', () => {
       return { method: 'POST', path: '/v1/supplierInvoice/000001/Attachment', body: form };
     },
   });
+
+  it('keeps no answer given before the file was read: after a 404 for an owner not known yet, the same key uploads', async () => {
+    const key = `owner-later-${++made}`;
+    const upload = async () => {
+      const form = new FormData();
+      form.append('file', new Blob(['late owner'], { type: 'application/pdf' }), 'late.pdf');
+      const headers = { ...(await t.auth.headers({ company: A })), 'idempotency-key': key };
+      const response = await fetch(`${t.service.url}/v1/supplierInvoice/000777/Attachment`, { method: 'POST', headers, body: form });
+      return { status: response.status, replayed: response.headers.get('idempotent-replayed') };
+    };
+    expect(await upload()).toEqual({ status: 404, replayed: null });
+    await t.addOwner(A, 'supplierInvoice', '000777');
+    expect(await upload()).toEqual({ status: 201, replayed: null });
+    expect(await upload()).toEqual({ status: 201, replayed: 'true' });
+  });
 });
