@@ -3192,6 +3192,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Makes a retry of this write count once (draft-ietf-httpapi-idempotency-key-header-07): a unique value per write, e.g. a UUID, sent again unchanged with each retry of it. The same key with the same request gives the first answer again (`Idempotent-Replayed: true`), with another request 422, while the first still runs 409. Scoped to the company, the caller and the operation; kept at least 24 hours. */
+                "Idempotency-Key"?: string;
                 /** @description The company addressed; may be omitted when the token grants exactly one company. */
                 "ipp-company-id"?: string;
             };
@@ -3250,6 +3252,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A request with this Idempotency-Key is still being processed: send it again after `Retry-After` seconds */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description The body is larger than the limit */
             413: {
                 headers: {
@@ -3266,6 +3277,15 @@ export interface operations {
                 headers: {
                     /** @description Id of the request, also in the logs */
                     "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description This Idempotency-Key was used for another request: use a new key for a new request */
+            422: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -3525,6 +3545,8 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
+                /** @description Makes a retry of this write count once (draft-ietf-httpapi-idempotency-key-header-07): a unique value per write, e.g. a UUID, sent again unchanged with each retry of it. The same key with the same request gives the first answer again (`Idempotent-Replayed: true`), with another request 422, while the first still runs 409. Scoped to the company, the caller and the operation; kept at least 24 hours. */
+                "Idempotency-Key"?: string;
                 /** @description The ETag of the version being changed (strong), or `*`. Required: 428 without it, 412 when stale. */
                 "If-Match": string;
                 /** @description The company addressed; may be omitted when the token grants exactly one company. */
@@ -3599,6 +3621,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A request with this Idempotency-Key is still being processed: send it again after `Retry-After` seconds */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description If-Match does not match the current version; nothing changed */
             412: {
                 headers: {
@@ -3626,6 +3657,15 @@ export interface operations {
                 headers: {
                     /** @description Id of the request, also in the logs */
                     "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description This Idempotency-Key was used for another request: use a new key for a new request */
+            422: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -3870,6 +3910,8 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
+                /** @description Makes a retry of this write count once (draft-ietf-httpapi-idempotency-key-header-07): a unique value per write, e.g. a UUID, sent again unchanged with each retry of it. The same key with the same request gives the first answer again (`Idempotent-Replayed: true`), with another request 422, while the first still runs 409. Scoped to the company, the caller and the operation; kept at least 24 hours. */
+                "Idempotency-Key"?: string;
                 /** @description The ETag of the version being changed (strong), or `*`. Required: 428 without it, 412 when stale. */
                 "If-Match": string;
                 /** @description The company addressed; may be omitted when the token grants exactly one company. */
@@ -3944,6 +3986,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A request with this Idempotency-Key is still being processed: send it again after `Retry-After` seconds */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description If-Match does not match the current version; nothing changed */
             412: {
                 headers: {
@@ -3971,6 +4022,15 @@ export interface operations {
                 headers: {
                     /** @description Id of the request, also in the logs */
                     "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description This Idempotency-Key was used for another request: use a new key for a new request */
+            422: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -4093,6 +4153,8 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
+                /** @description Makes a retry of this write count once (draft-ietf-httpapi-idempotency-key-header-07): a unique value per write, e.g. a UUID, sent again unchanged with each retry of it. The same key with the same request gives the first answer again (`Idempotent-Replayed: true`), with another request 422, while the first still runs 409. Scoped to the company, the caller and the operation; kept at least 24 hours. */
+                "Idempotency-Key"?: string;
                 /** @description The ETag of the version being changed (strong), or `*`. Required: 428 without it, 412 when stale. */
                 "If-Match": string;
                 /** @description The company addressed; may be omitted when the token grants exactly one company. */
@@ -4165,6 +4227,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A request with this Idempotency-Key is still being processed: send it again after `Retry-After` seconds */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description If-Match does not match the current version; nothing changed */
             412: {
                 headers: {
@@ -4192,6 +4263,15 @@ export interface operations {
                 headers: {
                     /** @description Id of the request, also in the logs */
                     "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description This Idempotency-Key was used for another request: use a new key for a new request */
+            422: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -4621,6 +4701,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Makes a retry of this write count once (draft-ietf-httpapi-idempotency-key-header-07): a unique value per write, e.g. a UUID, sent again unchanged with each retry of it. The same key with the same request gives the first answer again (`Idempotent-Replayed: true`), with another request 422, while the first still runs 409. Scoped to the company, the caller and the operation; kept at least 24 hours. */
+                "Idempotency-Key"?: string;
                 /** @description The company addressed; may be omitted when the token grants exactly one company. */
                 "ipp-company-id"?: string;
             };
@@ -4677,11 +4759,29 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A request with this Idempotency-Key is still being processed: send it again after `Retry-After` seconds */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Unsupported content type */
             415: {
                 headers: {
                     /** @description Id of the request, also in the logs */
                     "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description This Idempotency-Key was used for another request: use a new key for a new request */
+            422: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -4832,6 +4932,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Makes a retry of this write count once (draft-ietf-httpapi-idempotency-key-header-07): a unique value per write, e.g. a UUID, sent again unchanged with each retry of it. The same key with the same request gives the first answer again (`Idempotent-Replayed: true`), with another request 422, while the first still runs 409. Scoped to the company, the caller and the operation; kept at least 24 hours. */
+                "Idempotency-Key"?: string;
                 /** @description The company addressed; may be omitted when the token grants exactly one company. */
                 "ipp-company-id"?: string;
             };
@@ -4900,11 +5002,29 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A request with this Idempotency-Key is still being processed: send it again after `Retry-After` seconds */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Unsupported content type */
             415: {
                 headers: {
                     /** @description Id of the request, also in the logs */
                     "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description This Idempotency-Key was used for another request: use a new key for a new request */
+            422: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -4992,6 +5112,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Makes a retry of this write count once (draft-ietf-httpapi-idempotency-key-header-07): a unique value per write, e.g. a UUID, sent again unchanged with each retry of it. The same key with the same request gives the first answer again (`Idempotent-Replayed: true`), with another request 422, while the first still runs 409. Scoped to the company, the caller and the operation; kept at least 24 hours. */
+                "Idempotency-Key"?: string;
                 /** @description The company addressed; may be omitted when the token grants exactly one company. */
                 "ipp-company-id"?: string;
             };
@@ -5060,11 +5182,29 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A request with this Idempotency-Key is still being processed: send it again after `Retry-After` seconds */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Unsupported content type */
             415: {
                 headers: {
                     /** @description Id of the request, also in the logs */
                     "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description This Idempotency-Key was used for another request: use a new key for a new request */
+            422: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -5077,6 +5217,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Makes a retry of this write count once (draft-ietf-httpapi-idempotency-key-header-07): a unique value per write, e.g. a UUID, sent again unchanged with each retry of it. The same key with the same request gives the first answer again (`Idempotent-Replayed: true`), with another request 422, while the first still runs 409. Scoped to the company, the caller and the operation; kept at least 24 hours. */
+                "Idempotency-Key"?: string;
                 /** @description The company addressed; may be omitted when the token grants exactly one company. */
                 "ipp-company-id"?: string;
             };
@@ -5141,12 +5283,32 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A request with this Idempotency-Key is still being processed: send it again after `Retry-After` seconds */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description This Idempotency-Key was used for another request: use a new key for a new request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     Attachments_upload: {
         parameters: {
             query?: never;
             header: {
+                /** @description Makes a retry of this write count once (draft-ietf-httpapi-idempotency-key-header-07): a unique value per write, e.g. a UUID, sent again unchanged with each retry of it. The same key with the same request gives the first answer again (`Idempotent-Replayed: true`), with another request 422, while the first still runs 409. Scoped to the company, the caller and the operation; kept at least 24 hours. */
+                "Idempotency-Key"?: string;
                 /** @description Name of the calling application (1 to 100 printable ASCII characters); required on every /v1 request. */
                 "ipp-application-type": string;
                 /** @description The company addressed; may be omitted when the token grants exactly one company. */
@@ -5221,6 +5383,15 @@ export interface operations {
                     "application/json": components["schemas"]["V1Error"];
                 };
             };
+            /** @description A request with this Idempotency-Key is still being processed: send it again after `Retry-After` seconds */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
             /** @description The body is larger than the limit */
             413: {
                 headers: {
@@ -5237,6 +5408,15 @@ export interface operations {
                 headers: {
                     /** @description Id of the request, also in the logs */
                     "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description This Idempotency-Key was used for another request: use a new key for a new request */
+            422: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -5416,6 +5596,8 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
+                /** @description Makes a retry of this write count once (draft-ietf-httpapi-idempotency-key-header-07): a unique value per write, e.g. a UUID, sent again unchanged with each retry of it. The same key with the same request gives the first answer again (`Idempotent-Replayed: true`), with another request 422, while the first still runs 409. Scoped to the company, the caller and the operation; kept at least 24 hours. */
+                "Idempotency-Key"?: string;
                 /** @description Name of the calling application (1 to 100 printable ASCII characters); required on every /v1 request. */
                 "ipp-application-type": string;
                 /** @description The company addressed; may be omitted when the token grants exactly one company. */
@@ -5476,11 +5658,29 @@ export interface operations {
                     "application/json": components["schemas"]["V1Error"];
                 };
             };
+            /** @description A request with this Idempotency-Key is still being processed: send it again after `Retry-After` seconds */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
             /** @description Unsupported content type */
             415: {
                 headers: {
                     /** @description Id of the request, also in the logs */
                     "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description This Idempotency-Key was used for another request: use a new key for a new request */
+            422: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -5740,6 +5940,8 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
+                /** @description Makes a retry of this write count once (draft-ietf-httpapi-idempotency-key-header-07): a unique value per write, e.g. a UUID, sent again unchanged with each retry of it. The same key with the same request gives the first answer again (`Idempotent-Replayed: true`), with another request 422, while the first still runs 409. Scoped to the company, the caller and the operation; kept at least 24 hours. */
+                "Idempotency-Key"?: string;
                 /** @description Name of the calling application (1 to 100 printable ASCII characters); required on every /v1 request. */
                 "ipp-application-type": string;
                 /** @description The company addressed; may be omitted when the token grants exactly one company. */
@@ -5800,11 +6002,29 @@ export interface operations {
                     "application/json": components["schemas"]["V1Error"];
                 };
             };
+            /** @description A request with this Idempotency-Key is still being processed: send it again after `Retry-After` seconds */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
             /** @description Unsupported content type */
             415: {
                 headers: {
                     /** @description Id of the request, also in the logs */
                     "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description This Idempotency-Key was used for another request: use a new key for a new request */
+            422: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
