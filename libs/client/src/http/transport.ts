@@ -139,6 +139,19 @@ export class Transport {
     return typeof token === 'function' ? token() : token;
   }
 
+  /** A fresh Idempotency-Key, for a caller that sends one write in several tries of its own (uploads). */
+  newIdempotencyKey(): string {
+    return this.options.idempotencyKey();
+  }
+
+  /**
+   * How long to wait before try `attempt + 2` of a keyed write whose body the caller builds again
+   * for each try (an upload from bytes): the rules of `send`; undefined when it is not to be retried.
+   */
+  keyedRetryDelay(error: unknown, attempt: number): number | undefined {
+    return attempt < this.options.retries ? this.retryDelay(error, attempt, true) : undefined;
+  }
+
   private retryDelay(error: unknown, attempt: number, keyed: boolean): number | undefined {
     const backoff = Math.min(this.options.maxRetryDelayMs, 250 * 2 ** attempt) * (0.8 + Math.random() * 0.4);
     if (error instanceof ErpNetworkError) return backoff;

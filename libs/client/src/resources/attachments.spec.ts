@@ -62,4 +62,26 @@ describe('attachments', () => {
     expect(seen[2].headers.get('content-type')).toMatch(/^multipart\/form-data; boundary=/);
     await expect(client.attachments.upload({ type: 'salesOrder' as 'customer', id: '1' }, { fileName: 'a', data: Buffer.from('x') })).rejects.toThrow(TypeError);
   });
+
+  it('sends an upload of bytes again, framed afresh, with the same Idempotency-Key after a cut connection or a 503', async () => {
+    let n = 0;
+    const bodies: string[] = [];
+    const keys: Array<string | null> = [];
+    const fetch = (async (_input: string | URL, init: RequestInit = {}) => {
+      keys.push(new Headers(init.headers).get('idempotency-key'));
+      bodies.push((await new Response(init.body as ReadableStream).text()).replace(/----erp-client-[0-9a-f]+/g, 'BOUNDARY'));
+      n += 1;
+      if (n === 1) throw new TypeError('fetch failed', { cause: Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }) });
+      if (n === 2) return new Response('{}', { status: 503, headers: { 'content-type': 'application/json', 'retry-after': '0' } });
+      return new Response('{"id":"a1","revision":1}', { status: 201, headers: { 'content-type': 'application/json' } });
+    }) as typeof globalThis.fetch;
+    const client = new ErpClient({ baseUrl: 'http://erp.test', token: 't', fetch, retries: 2 });
+    const created = await client.attachments.upload({ type: 'customer', id: '10001' }, { fileName: 'a.pdf', data: Buffer.from('the bytes') });
+    expect(created).toEqual({ id: 'a1', revision: 1 });
+    expect(new Set(keys).size).toBe(1);
+    expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(new Set(bodies).size).toBe(1);
+    expect(bodies[0]).toContain('the bytes');
+  });
 });
+

@@ -28,6 +28,8 @@ export interface UploadOptions {
    * long. Default 0 (a 404 is thrown at once).
    */
   waitForOwnerMs?: number;
+  /** The upload's Idempotency-Key (default a fresh one): the same key again uploads the file once. */
+  idempotencyKey?: string;
   signal?: AbortSignal;
 }
 
@@ -57,15 +59,27 @@ export class AttachmentsApi {
   async upload(owner: AttachmentOwner, file: UploadFile, options: UploadOptions = {}): Promise<AttachmentCreated> {
     if (owner.type !== 'customer' && owner.type !== 'supplierInvoice') throw new TypeError(`attachments belong to a customer or a supplierInvoice, not ${String(owner.type)}`);
     const path = `/v1/${owner.type}/${encodeURIComponent(owner.id)}/Attachment`;
-    const deadline = Date.now() + (isReplayable(file.data) ? (options.waitForOwnerMs ?? 0) : 0);
-    for (let attempt = 0; ; attempt++) {
+    const replayable = isReplayable(file.data);
+    const deadline = Date.now() + (replayable ? (options.waitForOwnerMs ?? 0) : 0);
+    // One key for every try: the body is streamed, so the transport cannot send it twice; bytes
+    // in memory are framed again here for each try, which the API then applies once.
+    const key = options.idempotencyKey ?? this.transport.newIdempotencyKey();
+    for (let attempt = 0, retried = 0; ; attempt++) {
       const { contentType, body } = multipartFile(file);
       try {
-        const { data } = await this.transport.request<AttachmentCreated>('POST', path, { body, headers: { 'content-type': contentType }, signal: options.signal });
+        const { data } = await this.transport.request<AttachmentCreated>('POST', path, { body, headers: { 'content-type': contentType, 'idempotency-key': key }, signal: options.signal });
         return data;
       } catch (error) {
-        if (!(error instanceof ErpApiError && error.status === 404 && Date.now() < deadline)) throw error;
-        await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 50 * 2 ** attempt)));
+        if (error instanceof ErpApiError && error.status === 404 && Date.now() < deadline) {
+          await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 50 * 2 ** attempt)));
+          continue;
+        }
+        const delay = replayable ? this.transport.keyedRetryDelay(error, retried++) : undefined;
+        if (delay === undefined) {
+          if (error instanceof ErpApiError || error instanceof ErpNetworkError) error.idempotencyKey = key;
+          throw error;
+        }
+        await new Promise((resolve) => setTimeout(resolve, delay));
       }
     }
   }
