@@ -1,12 +1,9 @@
 import { type CallHandler, type ExecutionContext, Injectable, type NestInterceptor } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import type { FastifyRequest } from 'fastify';
-import { from, type Observable, switchMap } from 'rxjs';
-import type { DataSource } from 'typeorm';
+import type { Observable } from 'rxjs';
 import { ApiError } from '@erp/errors';
 import { IDEMPOTENCY_KEY_HEADER, keyProblem, type RequestFacts } from './idempotency-key';
 import { KeyedRequest, runKeyed } from './keyed-request';
-import { findStoredAnswer } from './stored-answers';
 
 /** What the JSON body reader (libs/bootstrap) keeps of a keyed request's body: its text. */
 export const RAW_JSON_BODY = Symbol('erp.rawJsonBody');
@@ -26,16 +23,13 @@ interface AuthenticatedRequest {
  * `Idempotency-Key` on a POST or PATCH (draft-ietf-httpapi-idempotency-key-header-07). Global: it
  * runs after the guards (the company and caller are known) and around every handler:
  * - a key that is no key (over 255 characters, not visible ASCII): 400;
- * - a stored answer for the key, the company, the caller and the route: that answer again if the
- *   request is the same (method, path, body, If-Match), 422 if it is another;
- * - otherwise the handler runs as the keyed request: its write transaction stores the answer with
- *   the effect (keyed-request.ts, and IdempotencyModule's onSend).
+ * - the handler runs as the keyed request: its write transaction takes the key, answers a retry
+ *   with the stored answer (the same request: method, path, body, If-Match) or a 422 (another),
+ *   and stores the answer with the effect (keyed-request.ts, and IdempotencyModule's onSend).
  * Without the header, or on another method, nothing changes.
  */
 @Injectable()
 export class IdempotencyInterceptor implements NestInterceptor {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
-
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     if (context.getType() !== 'http') return next.handle();
     const request = context.switchToHttp().getRequest<FastifyRequest & AuthenticatedRequest>();
@@ -53,16 +47,10 @@ export class IdempotencyInterceptor implements NestInterceptor {
       { streamed },
     );
     request[KEYED_REQUEST] = keyed;
-    return from(streamed ? Promise.resolve() : this.answerIfStored(keyed)).pipe(switchMap(() => runKeyed(keyed, () => next.handle())));
-  }
-
-  /**
-   * A request whose body is known answered at once from storage, before its handler runs: the
-   * common retry. (The write transaction checks again, holding the key: a retry racing the first.)
-   */
-  private async answerIfStored(keyed: KeyedRequest): Promise<void> {
-    const stored = await this.db.transaction((tx) => findStoredAnswer(tx, keyed.scope));
-    if (stored) throw keyed.answerFrom(stored);
+    // No look at storage here: a first request, the common case, would pay a round trip for nothing
+    // (bench:idempotency). A retry meets its stored answer in its write transaction, holding the
+    // key, before any work; one that fails before writing (a 400) meets it in the answer's onSend.
+    return runKeyed(keyed, () => next.handle());
   }
 }
 

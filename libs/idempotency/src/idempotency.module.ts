@@ -4,9 +4,10 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { DataSource } from 'typeorm';
 import { BackgroundLoop, runAsCompany, runAsService } from '@erp/database';
+import { AnswerReplay, errorFamilyForPath, renderError } from '@erp/errors';
 import { IdempotencyInterceptor, KEYED_REQUEST } from './idempotency.interceptor';
 import type { KeyedRequest } from './keyed-request';
-import { removeAnswersBefore, STORED_HEADERS, storeAnswer, type StoredAnswer, tryTakeKey } from './stored-answers';
+import { claimKey, completeAnswer, releaseClaim, removeAnswersBefore, STORED_HEADERS, type StoredAnswer } from './stored-answers';
 
 export interface IdempotencyOptions {
   /** How long a stored answer is kept (IDEMPOTENCY_KEY_RETENTION_HOURS): at least 24 h. */
@@ -84,7 +85,8 @@ export class KeyedAnswers implements OnModuleInit, OnApplicationShutdown {
         if (failed) {
           await pending.rollbackTransaction();
         } else {
-          if (answer) await storeAnswer(pending.manager, keyed.scope, answer);
+          if (answer) await completeAnswer(pending.manager, keyed.scope, answer);
+          else await releaseClaim(pending.manager, keyed.scope);
           await pending.commitTransaction();
           for (const work of keyed.afterCommit.splice(0)) await work();
         }
@@ -95,15 +97,26 @@ export class KeyedAnswers implements OnModuleInit, OnApplicationShutdown {
         await pending.release();
       }
     } else if (answer) {
-      // An answer without a write (a 4xx before the handler wrote): stored on its own, unless the
-      // key is taken meanwhile by a request that is writing (its answer is the one to keep).
-      await runAsCompany(keyed.scope.companyId, () =>
-        this.db.transaction(async (tx) => {
-          if (await tryTakeKey(tx, keyed.scope)) await storeAnswer(tx, keyed.scope, answer);
-        }),
-      );
+      // An answer without a write (a 4xx before the handler wrote): stored on its own with its
+      // claim, or, if the key has one already (this is a retry), that one instead; none while a
+      // request that is writing holds the key (its answer is the one to keep).
+      const claim = await runAsCompany(keyed.scope.companyId, () => this.db.transaction((tx) => claimKey(tx, keyed.scope, answer.fingerprint, answer)));
+      if (!claim.claimed && !claim.inUse) return this.sendInstead(keyed, request, reply, claim.stored);
     }
     return payload;
+  }
+
+  /** A retry that failed before writing gets the stored answer (or the 422 of a key reused) instead. */
+  private sendInstead(keyed: KeyedRequest, request: FastifyRequest, reply: FastifyReply, stored: StoredAnswer): Buffer | string {
+    const instead = keyed.answerFrom(stored);
+    if (instead instanceof AnswerReplay) {
+      void reply.code(instead.status).headers(instead.headers);
+      return instead.body;
+    }
+    const path = (request.url ?? '/').split('?')[0] as string;
+    const rendered = renderError(instead, errorFamilyForPath(path), path);
+    void reply.code(rendered.status).headers(rendered.headers);
+    return JSON.stringify(rendered.body);
   }
 }
 

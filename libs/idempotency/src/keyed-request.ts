@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { DataSource, EntityManager, QueryRunner } from 'typeorm';
 import { AnswerReplay, ApiError } from '@erp/errors';
 import { fingerprintOf, IDEMPOTENT_REPLAY_HEADER, type RequestFacts } from './idempotency-key';
-import { findStoredAnswer, type KeyScope, type StoredAnswer, tryTakeKey } from './stored-answers';
+import { claimKey, type KeyScope, type StoredAnswer } from './stored-answers';
 
 /** How long a client is told to wait before sending again a key whose first request still runs. */
 export const KEY_IN_USE_RETRY_AFTER_SECONDS = 1;
@@ -88,8 +88,8 @@ export function currentKeyedRequest(): KeyedRequest | undefined {
 /**
  * A write's transaction, as every repository opens it (`repository.transaction(work)`). Outside a
  * keyed request: `db.transaction(work)`, as before. Inside one, its first write transaction:
- * - takes the key (another request holding it: 409), and reads its stored answer once it holds it
- *   (a retry that arrived while the first ran and finds it done: that answer, or 422);
+ * - claims the key (another request holding it: 409; its answer stored already: that answer, or
+ *   422 for another request);
  * - runs `work`, and leaves the transaction open: the answer is stored in it and it is committed
  *   when the answer is ready (IdempotencyModule's onSend), so the effect, its outbox event and the
  *   stored answer commit together, or none of them does.
@@ -101,9 +101,8 @@ export async function writeTransaction<T>(db: DataSource, work: (tx: EntityManag
   await runner.connect();
   try {
     await runner.startTransaction();
-    if (!(await tryTakeKey(runner.manager, keyed.scope))) throw keyed.inUse();
-    const stored = await findStoredAnswer(runner.manager, keyed.scope);
-    if (stored) throw keyed.answerFrom(stored);
+    const claim = await claimKey(runner.manager, keyed.scope, keyed.requestFingerprint);
+    if (!claim.claimed) throw claim.inUse ? keyed.inUse() : keyed.answerFrom(claim.stored);
     const result = await work(runner.manager);
     keyed.pending = runner;
     return result;

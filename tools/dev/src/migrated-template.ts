@@ -6,7 +6,7 @@ import { REPO_ROOT } from './paths';
 import type { ServiceSpec } from './services';
 
 /** Where the migrations a service's migrate entry applies come from, besides its own `src/migrations`. */
-const SHARED_MIGRATION_SOURCES = ['libs/database/src/migrations', 'libs/database/src/tenancy', 'libs/messaging/src/migrations'];
+const SHARED_MIGRATION_SOURCES = ['libs/database/src/migrations', 'libs/database/src/tenancy', 'libs/messaging/src/migrations', 'libs/idempotency/src/migrations'];
 
 /**
  * A service's database for a test system: a copy of a template that the service's own migrate

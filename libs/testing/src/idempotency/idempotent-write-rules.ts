@@ -106,7 +106,7 @@ export function describeIdempotentWriteRules(title: string, family: IdempotentWr
       const sql = family.sql();
       const caller = 'dev-user';
       const scope = [family.company, caller, family.operation, key].join('\u001f');
-      // What a running first request holds (libs/idempotency tryTakeKey): the key's advisory lock.
+      // What a running first request holds (libs/idempotency claimKey): the key's advisory lock.
       await sql.query(`SELECT pg_advisory_lock(hashtextextended($1, 0))`, [scope]);
       try {
         const effects = await family.effects(family.company);
