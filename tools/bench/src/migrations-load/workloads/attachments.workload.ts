@@ -1,4 +1,5 @@
 import { OUTBOX_FILL, PROCESSED_EVENTS_FILL, RUNNER_TABLES } from './messaging.workload';
+import { IDEMPOTENCY_KEYS_FILL, idempotencyKeyInsert } from './idempotency.workload';
 import { companyOf, companySql, outboxInsert, type ServiceWorkload, type WriteContext } from './workload';
 
 const REVISIONS_PER_ATTACHMENT = 2;
@@ -31,6 +32,7 @@ function upload(context: WriteContext, id: number, kind: string) {
       },
       { text: `DELETE FROM pending_uploads WHERE storage_key = $1`, values: [key] },
       ...outboxInsert(context, kind, `${company}:${id}`),
+      ...idempotencyKeyInsert(context, company),
     ],
   };
 }
@@ -73,6 +75,7 @@ export const ATTACHMENTS_WORKLOAD: ServiceWorkload = {
       ],
     },
     OUTBOX_FILL,
+    IDEMPOTENCY_KEYS_FILL,
     PROCESSED_EVENTS_FILL,
   ],
   bounded: {

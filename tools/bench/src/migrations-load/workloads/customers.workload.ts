@@ -1,4 +1,5 @@
 import { OUTBOX_FILL, RUNNER_TABLES } from './messaging.workload';
+import { IDEMPOTENCY_KEYS_FILL, idempotencyKeyInsert } from './idempotency.workload';
 import { companyOf, companySql, outboxInsert, type ServiceWorkload } from './workload';
 
 const NAMES = `(ARRAY['Bygg', 'Data', 'Konsult', 'Handel', 'Transport', 'El', 'Måleri', 'Städ'])`;
@@ -8,7 +9,8 @@ const FIRST_NUMBER = 10_000;
 /**
  * customers-v1: `customers` grows with the business (a million in one company is normal). Its
  * writes are the PUT (UPDATE by company and number, a new version, the outbox event) and the POST
- * (the company's counter, the INSERT, the outbox event), in the request's company scope.
+ * (the company's counter, the INSERT, the outbox event, its Idempotency-Key row), in the request's
+ * company scope.
  */
 export const CUSTOMERS_WORKLOAD: ServiceWorkload = {
   service: 'customers-v1',
@@ -30,6 +32,7 @@ export const CUSTOMERS_WORKLOAD: ServiceWorkload = {
       ],
     },
     OUTBOX_FILL,
+    IDEMPOTENCY_KEYS_FILL,
   ],
   bounded: {
     ...RUNNER_TABLES,
@@ -80,6 +83,7 @@ export const CUSTOMERS_WORKLOAD: ServiceWorkload = {
               values: [company, `Ny kund ${context.nextId()} Bygg AB`],
             },
             ...outboxInsert(context, 'CUSTOMER_CREATED', company),
+            ...idempotencyKeyInsert(context, company),
           ],
         };
       },

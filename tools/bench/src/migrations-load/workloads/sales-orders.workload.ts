@@ -1,4 +1,5 @@
 import { OUTBOX_FILL, PROCESSED_EVENTS_FILL, RUNNER_TABLES } from './messaging.workload';
+import { IDEMPOTENCY_KEYS_FILL, idempotencyKeyInsert } from './idempotency.workload';
 import { companyOf, companySql, outboxInsert, type ServiceWorkload, type WriteContext, type WriteStatement } from './workload';
 
 const LINES_PER_ORDER = 3;
@@ -58,6 +59,7 @@ export const SALES_ORDERS_WORKLOAD: ServiceWorkload = {
       ],
     },
     OUTBOX_FILL,
+    IDEMPOTENCY_KEYS_FILL,
     PROCESSED_EVENTS_FILL,
   ],
   bounded: {
@@ -101,6 +103,7 @@ export const SALES_ORDERS_WORKLOAD: ServiceWorkload = {
             },
             totalsUpdate(context, company, id),
             ...outboxInsert(context, 'SALES_ORDER_UPDATED', `${company}:${id}`),
+            ...idempotencyKeyInsert(context, company),
           ],
         };
       },
@@ -131,6 +134,7 @@ export const SALES_ORDERS_WORKLOAD: ServiceWorkload = {
               values: [company, orderId(id)],
             },
             ...outboxInsert(context, 'SALES_ORDER_CREATED', `${company}:${orderId(id)}`),
+            ...idempotencyKeyInsert(context, company),
           ],
         };
       },

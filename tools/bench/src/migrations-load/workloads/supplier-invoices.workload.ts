@@ -1,4 +1,5 @@
 import { OUTBOX_FILL, PROCESSED_EVENTS_FILL, RUNNER_TABLES } from './messaging.workload';
+import { IDEMPOTENCY_KEYS_FILL, idempotencyKeyInsert } from './idempotency.workload';
 import { companyOf, companySql, outboxInsert, type ServiceWorkload, type WriteStatement } from './workload';
 
 const LINES_PER_INVOICE = 3;
@@ -46,6 +47,7 @@ export const SUPPLIER_INVOICES_WORKLOAD: ServiceWorkload = {
       ],
     },
     OUTBOX_FILL,
+    IDEMPOTENCY_KEYS_FILL,
     PROCESSED_EVENTS_FILL,
   ],
   bounded: {
@@ -103,6 +105,7 @@ export const SUPPLIER_INVOICES_WORKLOAD: ServiceWorkload = {
               values: [company, reference(id)],
             },
             ...outboxInsert(context, 'SUPPLIER_INVOICE_CREATED', `${company}:${reference(id)}`),
+            ...idempotencyKeyInsert(context, company),
           ],
         };
       },

@@ -68,6 +68,7 @@ export const WEBHOOKS_WORKLOAD: ServiceWorkload = {
   bounded: {
     ...RUNNER_TABLES,
     webhook_subscriptions: 'a few per company',
+    idempotency_keys: 'the keyed subscription writes of the retention window (a day): a few per company',
   },
   writes: [
     {
