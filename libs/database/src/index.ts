@@ -22,7 +22,7 @@ export {
 } from './embedded-postgres/embedded-postgres';
 export { stopOrphanedEmbeddedPostgres } from './embedded-postgres/stale-postmaster';
 export { checkMigrationDrift } from './migrations/migration-drift';
-export { migrateDatabase, type MigrationRunOptions, runMigrations } from './migrations/run-migrations';
+export { MigrationFailedError, migrateDatabase, type MigrationRunOptions, runMigrations } from './migrations/run-migrations';
 export { releaseMigrationLease } from './migrations/migration-lease';
 export { migrationName, migrationsFor, type MigrationPhase, type MigrationRun, phaseOf } from './migrations/migration-phase';
 export { missingExpandMigrations } from './migrations/schema-status';

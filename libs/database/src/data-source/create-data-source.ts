@@ -1,4 +1,5 @@
 import { DataSource, type DataSourceOptions } from 'typeorm';
+import { MigrationRunLogger } from '../migrations/migration-run-logger';
 import { transactionScopedPg } from '../tenancy/transaction-scoped-pg';
 import { serviceRoleName, tenantRoleName } from '../tenancy/tenant-role';
 
@@ -96,6 +97,8 @@ export function dataSourceOptions(config: DataSourceConfig): PostgresDataSourceO
     synchronize: false,
     dropSchema: false,
     logging: config.logging ?? false,
+    // A migration retried after a lock timeout is the runner's to report (run-migrations.ts).
+    ...(forService ? {} : { logger: new MigrationRunLogger(config.logging ?? false) }),
     poolSize: config.poolSize ?? DEFAULT_POOL_SIZE,
     connectTimeoutMS: CONNECT_TIMEOUT_MS,
     installExtensions: false,

@@ -109,12 +109,13 @@ describe('runMigrations / migrateDatabase', () => {
     }
   });
 
-  it('rolls back a failing migration entirely and keeps the ones before it', async () => {
-    // TypeORM reports the failure on the console as well as by rejecting.
-    jest.spyOn(console, 'log').mockImplementation(() => undefined);
+  it('rolls back a failing migration entirely, keeps the ones before it, and names it in the error it throws', async () => {
+    const printed = jest.spyOn(console, 'log').mockImplementation(() => undefined);
     await expect(
       migrateDatabase(config([CreateWidgets1700000000001, FailingMigration1700000000003])),
-    ).rejects.toThrow(/no_such_function/);
+    ).rejects.toThrow(/^migration FailingMigration1700000000003 failed: .*no_such_function/);
+    // The runner's error is the one report: TypeORM's own "Migration ... failed" line is left out.
+    expect(printed.mock.calls.flat().join('\n')).not.toMatch(/failed/);
 
     expect(await recordedMigrations(database.url)).toEqual(['CreateWidgets1700000000001']);
     const client = new Client(database.url);

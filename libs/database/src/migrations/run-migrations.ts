@@ -23,6 +23,23 @@ export interface MigrationRunOptions {
   log?: (line: string) => void;
 }
 
+/**
+ * A migration that failed for good: its name and the database's reason in the message, the
+ * driver's error (its `code`) as `cause` and its code copied, so a caller may still tell them apart.
+ */
+export class MigrationFailedError extends Error {
+  readonly code: unknown;
+
+  constructor(
+    readonly migration: string,
+    cause: unknown,
+  ) {
+    super(`migration ${migration} failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    this.name = 'MigrationFailedError';
+    this.code = (cause as { code?: unknown }).code ?? (cause as { driverError?: { code?: unknown } }).driverError?.code;
+  }
+}
+
 const LOCK_NOT_AVAILABLE = '55P03';
 const DEADLOCK_DETECTED = '40P01';
 const DEFAULT_LOCK_TIMEOUT_MS = 500;
@@ -49,10 +66,15 @@ export async function runMigrations(dataSource: DataSource, options: MigrationRu
         applied.push(...(await executor.executePendingMigrations()).map((migration) => migration.name));
         return applied;
       } catch (error) {
+        // Each migration commits on its own, so the one that threw is the first still pending.
+        const [failed] = await executor.getPendingMigrations().catch(() => []);
+        const name = failed?.name ?? 'a migration';
         const code = (error as { code?: unknown }).code ?? (error as { driverError?: { code?: unknown } }).driverError?.code;
-        if ((code !== LOCK_NOT_AVAILABLE && code !== DEADLOCK_DETECTED) || attempt > retries) throw error;
+        if ((code !== LOCK_NOT_AVAILABLE && code !== DEADLOCK_DETECTED) || attempt > retries) {
+          throw new MigrationFailedError(name, error);
+        }
         const delay = backoffDelay(attempt, RETRY_BACKOFF);
-        options.log?.(`a migration could not take its locks in time (${String(code)}); rolled back, trying again in ${delay} ms (${attempt}/${retries})`);
+        options.log?.(`${name} could not take its locks in time (${String(code)}); rolled back, will retry in ${delay} ms (${attempt}/${retries})`);
         await sleep(delay);
       }
     }
