@@ -187,7 +187,12 @@ export async function createFixture(h: Harness, company: string, tag: string): P
   };
 }
 
-/** Row counts and a digest of every business table: anything a rejected request changed shows. */
+/**
+ * Row counts and a digest of every business table: anything a rejected request changed shows. Left
+ * out: the bookkeeping of events, migrations and workers, and the stored answers of keyed writes
+ * (a refused write sent with an Idempotency-Key keeps its refusal for the key's retries, by design:
+ * docs/api-conventions.md "Safe retries").
+ */
 export async function snapshot(h: Harness): Promise<Record<string, string>> {
   const result: Record<string, string> = {};
   for (const [service, url] of Object.entries(h.system.databaseUrls)) {
@@ -197,7 +202,7 @@ export async function snapshot(h: Harness): Promise<Record<string, string>> {
       const { rows: tables } = await sql.query<{ name: string }>(
         `SELECT table_name AS name FROM information_schema.tables
           WHERE table_schema = 'public' AND table_type = 'BASE TABLE'
-            AND table_name !~ '(outbox|event|deliver|message|inbox|migration|processed|known|attempt|consumer|offset|lease|job)'
+            AND table_name !~ '(outbox|event|deliver|message|inbox|migration|processed|known|attempt|consumer|offset|lease|job|idempotency)'
           ORDER BY 1`,
       );
       for (const { name } of tables) {
