@@ -51,6 +51,7 @@ export {
   type TenantChildTableV1,
   type TenantViewTableV1,
 } from './migrations/history/tenant-views-over-policies.v1';
+export { addWalledColumnsV1, dropWalledColumnsV1, type WalledTableV1 } from './migrations/history/walled-columns.v1';
 export { DatabaseModule, type DatabaseModuleOptions } from './nest/database.module';
 export { freePort } from './embedded-postgres/free-port';
 export { serverRunAs } from './embedded-postgres/os-user';

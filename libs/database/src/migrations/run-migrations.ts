@@ -4,6 +4,7 @@ import { backoffDelay, sleep } from '../background/backoff';
 import { type ClassReference, createDataSource, type DataSourceConfig } from '../data-source/create-data-source';
 import { withMigrationLease } from './migration-lease';
 import { migrationsFor, type MigrationRun } from './migration-phase';
+import { walledViewGaps, WalledViewGapError } from './walled-view-gaps';
 
 export interface MigrationRunOptions {
   /**
@@ -64,7 +65,6 @@ export async function runMigrations(dataSource: DataSource, options: MigrationRu
       executor.transaction = 'each';
       try {
         applied.push(...(await executor.executePendingMigrations()).map((migration) => migration.name));
-        return applied;
       } catch (error) {
         // Each migration commits on its own, so the one that threw is the first still pending.
         const [failed] = await executor.getPendingMigrations().catch(() => []);
@@ -76,7 +76,12 @@ export async function runMigrations(dataSource: DataSource, options: MigrationRu
         const delay = backoffDelay(attempt, RETRY_BACKOFF);
         options.log?.(`${name} could not take its locks in time (${String(code)}); rolled back, will retry in ${delay} ms (${attempt}/${retries})`);
         await sleep(delay);
+        continue;
       }
+      // A walled table's view without a column of its table fails every request that uses it.
+      const gaps = await walledViewGaps(dataSource);
+      if (gaps.length > 0) throw new WalledViewGapError(gaps);
+      return applied;
     }
   });
 }
