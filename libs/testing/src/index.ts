@@ -6,7 +6,8 @@ export {
   testDatabaseServerUrl,
 } from './postgres/test-database';
 export { FULL_SCOPE, TestAuth, type TestHeadersRequest } from './auth/test-auth';
-export { RecordingFetch } from './http/recording-fetch';
+export { LoggedErrors, type LoggedError } from './http/logged-errors';
+export { RecordingFetch, type RecordedStatus } from './http/recording-fetch';
 export {
   startTestService,
   type RunningTestService,

@@ -44,7 +44,7 @@ describe('name-count registration limits across two replicas', () => {
   beforeAll(async () => {
     a = await nameCounts.startNameCountsApp();
     b = await startCustomersReplica(a, nameCounts.NAME_COUNTS_ENV);
-    bHttp = new RecordingFetch(b.url);
+    bHttp = new RecordingFetch(b.url, b.loggedErrors);
     headers = await a.auth.headers({ company: COMPANY });
   }, 120_000);
   afterAll(async () => {

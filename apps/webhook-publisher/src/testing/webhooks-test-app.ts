@@ -130,7 +130,7 @@ export async function startWebhooksTestApp(
   await service.app.get(KafkaEventTransport).ready(CONSUMER_GROUP);
   const sql = new Client({ connectionString: database.url });
   await sql.connect();
-  const http = new RecordingFetch(service.url);
+  const http = new RecordingFetch(service.url, service.loggedErrors);
   return {
     service,
     database,

@@ -103,7 +103,7 @@ export async function startServiceTestApp<C extends ServiceConfig>(
     runtimeUrl,
     sql,
     auth,
-    http: new RecordingFetch(service.url),
+    http: new RecordingFetch(service.url, service.loggedErrors),
     topicPrefix,
     internalApis,
     async close() {
