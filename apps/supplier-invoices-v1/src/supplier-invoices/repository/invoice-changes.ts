@@ -11,7 +11,7 @@ export interface InvoiceChanges {
 }
 
 /** How each writable header field maps to its column (lines, status/hold and amounts are handled apart). */
-const WRITABLE_COLUMNS: Array<{ field: keyof UpdateSupplierInvoiceDto; column: string; cast?: string }> = [
+export const WRITABLE_COLUMNS: Array<{ field: keyof UpdateSupplierInvoiceDto; column: string; cast?: string }> = [
   { field: 'documentType', column: 'document_type' },
   { field: 'supplierReference', column: 'supplier_reference' },
   { field: 'date', column: 'document_date', cast: 'date' },
