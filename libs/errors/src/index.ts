@@ -7,3 +7,4 @@ export * from './validation';
 export * from './transient-connection-error';
 export * from './unknown-parameters';
 export * from './answer-replay';
+export * from './tolerant-body';

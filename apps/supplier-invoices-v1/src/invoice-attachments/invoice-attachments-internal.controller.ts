@@ -1,14 +1,16 @@
-import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiBody, ApiNoContentResponse, ApiOperation } from '@nestjs/swagger';
 import { CompanyId, InternalRoute } from '@erp/auth';
-import { INTERNAL_API_PREFIX } from '@erp/contracts';
+import { AttachmentEvent, INTERNAL_API_PREFIX } from '@erp/contracts';
+import { TolerantBody } from '@erp/errors';
 import { ApiInternal } from '@erp/openapi';
 import { ReceiveAttachmentEvent } from './use-cases/receive-attachment-event.use-case';
 
 /**
  * The internal call through which the attachments service hands over an ATTACHMENT_CREATED event
  * as soon as the upload commits (docs/cross-service-reads.md); Kafka delivers the same event later.
- * Its contract is `INTERNAL_ROUTES.attachmentEvents` in `@erp/contracts`.
+ * Its contract is `INTERNAL_ROUTES.attachmentEvents` in `@erp/contracts`. The envelope is validated
+ * as its class like every body, tolerant of fields a newer attachments release adds (`TolerantBody`).
  */
 @Controller(`${INTERNAL_API_PREFIX}/attachment-events`)
 @InternalRoute()
@@ -24,7 +26,7 @@ export class InvoiceAttachmentsInternalController {
   })
   @ApiBody({ description: 'An event envelope of the attachments topic', schema: { type: 'object' } })
   @ApiNoContentResponse({ description: 'Applied (or already known)' })
-  async post(@CompanyId() companyId: string, @Body() body: unknown): Promise<void> {
-    await this.receive.execute(companyId, body);
+  async post(@CompanyId() companyId: string, @TolerantBody() event: AttachmentEvent): Promise<void> {
+    await this.receive.execute(companyId, event);
   }
 }

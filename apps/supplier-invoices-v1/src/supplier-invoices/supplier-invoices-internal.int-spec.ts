@@ -113,6 +113,20 @@ describe('supplier-invoices-v1 internal API (docs/cross-service-reads.md)', () =
       expect(await attachmentsOf(A, reference)).toEqual(before);
     });
 
+    it('accepts an envelope with fields a newer attachments release adds (204), as the event consumer does', async () => {
+      const event = attachmentCreated(A, reference, randomUUID(), 1, 'newer.pdf');
+      const newer = { ...event, traceState: 'vendor=1', data: { ...event.data, checksum: 'sha256:00' } };
+      expect((await internal(A, INTERNAL_ROUTES.attachmentEvents.path, newer)).status).toBe(204);
+      expect((await attachmentsOf(A, reference)).find((a) => a.id === event.data.id)).toEqual({ id: event.data.id, name: 'newer.pdf', revision: 1 });
+    });
+
+    it('names every field that breaks the contract in the 400', async () => {
+      const broken = { ...attachmentCreated(A, reference, randomUUID(), 1), data: { name: 'x.pdf' } };
+      const response = await internal(A, INTERNAL_ROUTES.attachmentEvents.path, broken);
+      expect(response.status).toBe(400);
+      expect(JSON.stringify(await response.json())).toMatch(/data\.id/);
+    });
+
     it('refuses a user token (401)', async () => {
       const user = await t.auth.headers({ company: A });
       const response = await t.http.request(INTERNAL_ROUTES.attachmentEvents.path, {

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AttachmentEvent, InternalContractError, readInternalBody } from '@erp/contracts';
+import type { AttachmentEvent } from '@erp/contracts';
 import { ValidationFailedError } from '@erp/errors';
 import { InvoiceAttachmentsRepository } from '../invoice-attachments.repository';
 
@@ -12,14 +12,7 @@ import { InvoiceAttachmentsRepository } from '../invoice-attachments.repository'
 export class ReceiveAttachmentEvent {
   constructor(private readonly attachments: InvoiceAttachmentsRepository) {}
 
-  async execute(companyId: string, body: unknown): Promise<void> {
-    let event: AttachmentEvent;
-    try {
-      event = readInternalBody(AttachmentEvent, body, 'the attachment event');
-    } catch (error) {
-      if (error instanceof InternalContractError) throw ValidationFailedError.of('body', error.message);
-      throw error;
-    }
+  async execute(companyId: string, event: AttachmentEvent): Promise<void> {
     // The call is for one company (its service token's); an event of another is not this call's.
     if (event.companyId !== companyId) throw ValidationFailedError.of('companyId', 'must be the company of the call (ipp-company-id)');
     await this.attachments.transaction((tx) => this.attachments.record(tx, event));
