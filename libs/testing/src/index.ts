@@ -7,6 +7,7 @@ export {
 } from './postgres/test-database';
 export { FULL_SCOPE, TestAuth, type TestHeadersRequest } from './auth/test-auth';
 export { LoggedErrors, type LoggedError } from './http/logged-errors';
+export { recordFields, schemaFields, shapeDisagreements, type ShapeSide, validatedFields } from './openapi/record-shape';
 export { RecordingFetch, type RecordedStatus } from './http/recording-fetch';
 export {
   startTestService,
