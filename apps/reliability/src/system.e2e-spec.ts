@@ -3,7 +3,7 @@ import { describeHostileInput } from './cases/hostile-input';
 import { describeSchemaFuzz } from './cases/schema-fuzz';
 import { describeTenantWalls, type TenantWorld } from './cases/tenant-walls';
 import { writeFigures } from './support/figures';
-import { A, B, type CompanyFixture, createFixture, type Harness, snapshot, startHarness } from './support/system';
+import { A, B, calmSnapshot, type CompanyFixture, createFixture, type Harness, startHarness } from './support/system';
 
 const C = '3000003';
 
@@ -32,13 +32,7 @@ describe('reliability and security through the api-gateway', () => {
       victimSecrets: ['Secret B', 'PO-B', 'SUP-B', victim.attachmentId, victim.subscriptionId],
     };
     // Let the event consumers settle so the snapshots compare a quiet database.
-    let previous = '';
-    for (let i = 0; i < 50; i++) {
-      const current = JSON.stringify(await snapshot(h));
-      if (current === previous) break;
-      previous = current;
-      await new Promise((resolve) => setTimeout(resolve, 300));
-    }
+    await calmSnapshot(h);
   }, 180_000);
 
   afterAll(async () => {

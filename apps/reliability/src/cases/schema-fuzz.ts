@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { caseSeed, FULL, type CompanyFixture, type Harness, snapshot } from '../support/system';
+import { calmSnapshot, caseSeed, FULL, type CompanyFixture, type Harness, snapshot } from '../support/system';
 import { type Operation, type OpenApiDocument, operationsOf } from './schema-fuzz/openapi-operations';
 import { bodyOf, parameterTextOf } from './schema-fuzz/schema-arbitraries';
 import { type FuzzRequest, probesOf } from './schema-fuzz/probes';
@@ -131,7 +131,7 @@ export function describeSchemaFuzz(harness: () => Harness, fixture: () => Compan
     const f = fixture();
     const auth = await h.auth.headers({ company: f.company });
     const findings: string[] = [];
-    let before = await snapshot(h);
+    let before = await calmSnapshot(h);
     for (const [index, operation] of operations.entries()) {
       counts.operations++;
       const generated = fc.sample(requestsOf(operation), { numRuns: SCHEMA_FUZZ_RUNS, seed: SCHEMA_FUZZ_SEED + index });
@@ -152,21 +152,10 @@ export function describeSchemaFuzz(harness: () => Harness, fixture: () => Compan
           before = after;
         } else {
           // An accepted write changes data, and its events change more a moment later: wait for calm.
-          before = await settledSnapshot(h);
+          before = await calmSnapshot(h);
         }
       }
     }
     expect(findings).toEqual([]);
   }, 600_000);
-}
-
-async function settledSnapshot(h: Harness): Promise<Record<string, string>> {
-  let previous = JSON.stringify(await snapshot(h));
-  for (let i = 0; i < 20; i++) {
-    await new Promise((resolve) => setTimeout(resolve, 250));
-    const current = await snapshot(h);
-    if (JSON.stringify(current) === previous) return current;
-    previous = JSON.stringify(current);
-  }
-  return JSON.parse(previous) as Record<string, string>;
 }

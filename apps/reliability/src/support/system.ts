@@ -217,3 +217,47 @@ export async function snapshot(h: Harness): Promise<Record<string, string>> {
   }
   return result;
 }
+
+/**
+ * How far the system's events have come: per service database, the outbox rows not yet published
+ * and the events its consumers have processed. Calm is when nothing is left to publish and this
+ * stays the same.
+ */
+async function eventProgress(h: Harness): Promise<{ unpublished: number; progress: string }> {
+  let unpublished = 0;
+  const progress: string[] = [];
+  for (const [service, url] of Object.entries(h.system.databaseUrls)) {
+    const sql = new Client({ connectionString: url });
+    await sql.connect();
+    try {
+      const { rows: [tables] } = await sql.query<{ outbox: boolean; processed: boolean }>(
+        `SELECT to_regclass('outbox') IS NOT NULL AS outbox, to_regclass('processed_events') IS NOT NULL AS processed`,
+      );
+      if (tables?.outbox) unpublished += (await sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM outbox WHERE published_at IS NULL`)).rows[0]?.n ?? 0;
+      if (tables?.processed) progress.push(`${service}:${(await sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM processed_events`)).rows[0]?.n ?? 0}`);
+    } finally {
+      await sql.end();
+    }
+  }
+  return { unpublished, progress: progress.join(',') };
+}
+
+/**
+ * The snapshot once the events of earlier writes have landed: every outbox published, and the
+ * consumers' progress and the business tables unchanged between two looks. A refused request is
+ * compared against this, not against a database still taking in an accepted write's events
+ * (a customer's copy in sales-orders-v3 changing under a test of supplier invoices).
+ */
+export async function calmSnapshot(h: Harness): Promise<Record<string, string>> {
+  const deadline = Date.now() + PATIENCE_MS;
+  let previous = '';
+  for (;;) {
+    const { unpublished, progress } = await eventProgress(h);
+    const current = await snapshot(h);
+    const state = `${progress}|${JSON.stringify(current)}`;
+    if (unpublished === 0 && state === previous) return current;
+    if (Date.now() > deadline) throw new Error(`the system did not come to rest within ${PATIENCE_MS} ms: ${unpublished} outbox rows unpublished, consumers at ${progress}`);
+    previous = unpublished === 0 ? state : '';
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  }
+}
