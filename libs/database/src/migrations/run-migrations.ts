@@ -53,7 +53,9 @@ const RETRY_BACKOFF = { initialMs: 250, maxMs: 10_000 };
  * (migration-lease.ts). Every statement of a migration waits at most `lockTimeoutMs` for a lock;
  * a migration that could not have its locks in time (or lost a deadlock) is rolled back and the
  * run tried again after a pause, so a migration never makes the service's traffic queue behind
- * it for long. Initialises the DataSource if needed and leaves it initialised.
+ * it for long. A run whose result leaves a tenant view without a column of its table is refused
+ * (`WalledViewGapError`, naming the fix). Initialises the DataSource if needed and leaves it
+ * initialised.
  */
 export async function runMigrations(dataSource: DataSource, options: MigrationRunOptions = {}): Promise<string[]> {
   if (!dataSource.isInitialized) await dataSource.initialize();
