@@ -2,8 +2,7 @@ import { type ArgumentMetadata, createParamDecorator, type ExecutionContext, Inj
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { ValidationFailedError } from './api-error';
-import { DETAIL_CODES } from './fault-codes';
-import { flattenValidationErrors } from './validation';
+import { flattenValidationErrors, JsonObjectBodyPipe } from './validation';
 
 /**
  * The validation of a body that is another service's contract (an internal call carrying an event
@@ -16,10 +15,9 @@ export class TolerantBodyPipe implements PipeTransform {
   transform(value: unknown, metadata: ArgumentMetadata): unknown {
     const metatype = metadata.metatype;
     if (typeof metatype !== 'function' || metatype === Object) throw new Error('@TolerantBody() needs a class as the parameter type');
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-      throw new ValidationFailedError([{ field: 'body', message: 'The request body must be a JSON object', code: DETAIL_CODES.invalidValue }]);
-    }
-    const dto = plainToInstance(metatype as new () => object, value);
+    // What the global pipes refuse first for every body: not a JSON object, or one too wide to validate.
+    const body = new JsonObjectBodyPipe().transform(value ?? null, { ...metadata, type: 'body' }) as object;
+    const dto = plainToInstance(metatype as new () => object, body);
     const errors = validateSync(dto, { forbidUnknownValues: false, validationError: { target: false, value: false } });
     if (errors.length > 0) throw new ValidationFailedError(flattenValidationErrors(errors));
     return dto;
