@@ -1,4 +1,4 @@
-import { Controller, type DynamicModule, Get, Injectable, Module, Optional, Res } from '@nestjs/common';
+import { Controller, type DynamicModule, Get, Injectable, Logger, Module, Optional, Res, ServiceUnavailableException } from '@nestjs/common';
 import {
   HealthCheck,
   HealthCheckService,
@@ -57,6 +57,36 @@ export const DRAINING_READINESS = {
   error: { shutdown: { status: 'down', message: 'draining: this replica is shutting down' } },
 } as const;
 
+/**
+ * One log line when readiness changes (ready, or not ready with the checks that failed), instead of
+ * one per probe: during a start or an outage the gateway and the kubelet probe twice a second, and
+ * each failed probe used to log an error with a stack (55 of them in one `npm start`).
+ */
+export class ReadinessLog {
+  private last: 'ready' | 'not ready' | undefined;
+
+  constructor(private readonly logger: Pick<Logger, 'log' | 'warn'> = new Logger('Readiness')) {}
+
+  private everReady = false;
+
+  ready(): void {
+    if (this.last === 'not ready') this.logger.log(this.everReady ? 'ready again' : 'ready');
+    this.last = 'ready';
+    this.everReady = true;
+  }
+
+  /** At warn when it was ready before (a dependency lost); at info while it starts (not ready yet is expected). */
+  notReady(result: unknown): void {
+    if (this.last === 'not ready') return;
+    const wasReady = this.last === 'ready';
+    this.last = 'not ready';
+    const failed = Object.keys((result as { error?: Record<string, unknown> } | undefined)?.error ?? {});
+    const line = `${wasReady ? 'not ready' : 'not ready yet'}: ${failed.length ? failed.join(', ') : 'a check failed'} (logged once until it changes)`;
+    if (wasReady) this.logger.warn(line);
+    else this.logger.log(line);
+  }
+}
+
 /** The part of the framework's reply the readiness answer needs (Fastify's, passed through). */
 interface StatusReply {
   status(code: number): unknown;
@@ -73,6 +103,8 @@ export class HealthController {
     @Optional() private readonly dataSource?: DataSource,
   ) {}
 
+  private readonly log = new ReadinessLog();
+
   /** Liveness: the process answers. Never checks dependencies, so an outage does not restart pods. */
   @Get('live')
   live(): { status: 'ok' } {
@@ -85,14 +117,26 @@ export class HealthController {
    */
   @Get('ready')
   @HealthCheck()
-  ready(@Res({ passthrough: true }) reply?: StatusReply) {
+  async ready(@Res({ passthrough: true }) reply?: StatusReply) {
     if (this.drain.draining) {
       reply?.status(503);
       return DRAINING_READINESS;
     }
     const checks: HealthIndicatorFunction[] = [...this.readiness.all()];
     if (this.dataSource) checks.unshift(() => this.typeOrm.pingCheck('database').withTimeout(1500));
-    return this.health.check(checks);
+    try {
+      const result = await this.health.check(checks);
+      this.log.ready();
+      return result;
+    } catch (error) {
+      // Terminus answers a failed check by throwing a 503 whose body is the result. Not ready is
+      // an answer, not a fault: the same 503 and body, without the exception filter's error log.
+      if (!(error instanceof ServiceUnavailableException)) throw error;
+      const result = error.getResponse();
+      this.log.notReady(result);
+      reply?.status(503);
+      return result;
+    }
   }
 }
 
