@@ -1,7 +1,7 @@
 import { AddressInfo, createServer, Server, Socket } from 'node:net';
 import { BrokerContext, handleRequest } from './api';
 import { GroupCoordinator } from './group/group-coordinator';
-import { TopicStore } from './log/topic-store';
+import { invalidTopicNameReason, TopicStore } from './log/topic-store';
 import { KafkaDevBrokerLogger, warningsOnlyLogger } from './logger';
 import { BrokerConnection } from './server/connection';
 
@@ -16,6 +16,12 @@ export interface KafkaDevBrokerOptions {
   defaultPartitions?: number;
   /** Create unknown topics on Metadata (when the client allows it) and on Produce. Default true. */
   autoCreateTopics?: boolean;
+  /**
+   * Topics that exist from the start, with `defaultPartitions` each, as a cluster's provisioned
+   * topics do: a consumer that subscribes before anything was produced finds its topic instead of
+   * retrying on UnknownTopicOrPartition (which kafkajs logs as an error).
+   */
+  topics?: string[];
   /** Default: warnings and errors on the console, nothing else. */
   logger?: KafkaDevBrokerLogger;
 }
@@ -60,8 +66,10 @@ class DevBroker implements KafkaDevBroker {
   private readonly logger: KafkaDevBrokerLogger;
   private server?: Server;
   private readonly sockets = new Set<Socket>();
+  private readonly provisioned: string[];
 
   constructor(options: KafkaDevBrokerOptions) {
+    this.provisioned = [...new Set(options.topics ?? [])];
     this.host = options.host ?? DEFAULT_HOST;
     this.logger = options.logger ?? warningsOnlyLogger;
     const defaultPartitions = options.defaultPartitions ?? DEFAULT_PARTITIONS;
@@ -76,6 +84,11 @@ class DevBroker implements KafkaDevBroker {
       autoCreateTopics: options.autoCreateTopics ?? true,
       logger: this.logger,
     };
+    for (const topic of this.provisioned) {
+      const invalid = invalidTopicNameReason(topic);
+      if (invalid) throw new RangeError(`topic "${topic}": ${invalid}`);
+    }
+    this.provisionTopics();
   }
 
   get port(): number {
@@ -105,6 +118,11 @@ class DevBroker implements KafkaDevBroker {
     this.logger.info('listening', { brokers: this.brokers });
   }
 
+  /** The topics of `options.topics` that are missing (all of them at first and after a stop without keepState). */
+  private provisionTopics(): void {
+    for (const topic of this.provisioned) if (!this.context.topics.partitions(topic)) this.context.topics.create(topic);
+  }
+
   async stop(options: KafkaDevBrokerStopOptions = {}): Promise<void> {
     const server = this.server;
     if (!server) return;
@@ -119,6 +137,7 @@ class DevBroker implements KafkaDevBroker {
     } else {
       this.context.groups.clear();
       this.context.topics.clear();
+      this.provisionTopics();
     }
     await closed;
     this.logger.info('stopped', { keepState: options.keepState ?? false });
