@@ -1,5 +1,6 @@
 export { databaseNameOf, databaseUrlFor, redactUrl } from './admin/database-url';
 export { cloneDatabase, dropDatabase, ensureDatabase, ensureTemplateDatabase } from './admin/database-admin';
+export { isMigratedFrom, markMigratedFrom } from './admin/migrated-mark';
 export { DEV_RUNTIME_LOGIN, devRuntimePassword, ensureRuntimeLogin, grantRuntimeLogin } from './admin/runtime-login';
 export {
   type ClassReference,

@@ -1,12 +1,6 @@
-import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { cloneDatabase, ensureTemplateDatabase } from '@erp/database';
-import { REPO_ROOT } from './paths';
+import { migrationSourcesHash } from './migration-sources';
 import type { ServiceSpec } from './services';
-
-/** Where the migrations a service's migrate entry applies come from, besides its own `src/migrations`. */
-const SHARED_MIGRATION_SOURCES = ['libs/database/src/migrations', 'libs/database/src/tenancy', 'libs/messaging/src/migrations', 'libs/idempotency/src/migrations'];
 
 /**
  * A service's database for a test system: a copy of a template that the service's own migrate
@@ -30,16 +24,4 @@ export async function migratedCopy(
   const template = `test_tpl_${service.database}_${migrationSourcesHash(service.dir)}`;
   await ensureTemplateDatabase(serverUrl, template, migrate);
   return cloneDatabase(serverUrl, template, database);
-}
-
-function migrationSourcesHash(serviceDir: string): string {
-  const hash = createHash('sha256');
-  for (const dir of [join(serviceDir, 'src/migrations'), ...SHARED_MIGRATION_SOURCES]) {
-    const files = readdirSync(join(REPO_ROOT, dir), { recursive: true, withFileTypes: true })
-      .filter((entry) => entry.isFile())
-      .map((entry) => join(entry.parentPath, entry.name))
-      .sort();
-    for (const file of files) hash.update(file.slice(REPO_ROOT.length)).update(readFileSync(file));
-  }
-  return hash.digest('hex').slice(0, 12);
 }

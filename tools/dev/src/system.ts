@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { type DevKeyPair, loadOrCreateDevKeyPair } from '@erp/auth';
-import { databaseNameOf, ensureDatabase, ensureRuntimeLogin, freePort, releaseMigrationLease, startEmbeddedPostgres, type EmbeddedPostgresHandle } from '@erp/database';
+import { databaseNameOf, ensureDatabase, ensureRuntimeLogin, freePort, isMigratedFrom, markMigratedFrom, releaseMigrationLease, startEmbeddedPostgres, type EmbeddedPostgresHandle } from '@erp/database';
 import type { KafkaDevBroker } from '@erp/kafka-dev-broker';
 import { appLauncher, type AppBuild } from './app-launcher';
 import { spawnTs, untilExitedOk, waitForReady, type SpawnedProcess } from './child-process';
 import { startDevBroker } from './dev-broker';
+import { migrationSourcesHash } from './migration-sources';
 import { assertPortsFree } from './start/port-check';
 import { GATEWAY, SERVICES, type ServiceSpec, withCalledServices } from './services';
 import { fixedPortPlan } from './system-ports';
@@ -216,7 +217,15 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
           // Our own cluster, whose data directory the caller holds (npm start): no other runner is
           // alive, so a lease left by an interrupted start is freed instead of waited out.
           if (embedded) await releaseMigrationLease(databaseUrl);
+          // The same migration files as the start that last migrated it in full: its migrate
+          // process (TypeORM and the app's modules loaded to find nothing to do) is left out.
+          const sources = migrationSourcesHash(service.dir);
+          if (await isMigratedFrom(databaseUrl, sources)) {
+            log(`${service.name}: migrations unchanged since they last ran, not run again`);
+            return databaseUrl;
+          }
           await migrate(databaseUrl);
+          await markMigratedFrom(databaseUrl, sources);
           return databaseUrl;
         };
         const provision = options.provisionDatabase ?? createAndMigrate;

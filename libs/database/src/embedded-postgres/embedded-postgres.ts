@@ -88,6 +88,11 @@ async function launch(context: ClusterContext & { port: number }): Promise<Embed
     cwd: dataDir,
     env: serverEnv(),
     stdio: ['ignore', 'pipe', 'pipe'],
+    // A persistent cluster is `npm start`'s: in a process group of its own, so the terminal's
+    // Ctrl-C (sent to the whole foreground group) reaches the services and not the database they
+    // drain into; stop() ends it after them. One a crash leaves behind is stopped at the next start
+    // (stale-postmaster.ts). A throwaway test cluster stays in its parent's group.
+    detached: persistent,
     uid: runAs?.uid,
     gid: runAs?.gid,
   });

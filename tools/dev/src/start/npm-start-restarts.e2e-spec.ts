@@ -55,6 +55,15 @@ describe('npm start, stopped and started again on its data', () => {
     runningUrl = baseUrl as string;
     expect(again.text).not.toContain('password authentication failed');
     expect(again.text).not.toContain('seeded demo company');
+    // Nothing changed in the migrations since the first start: no migrate process is started.
+    for (const service of ['customers-v1', 'supplier-invoices-v1', 'attachments-v1', 'sales-orders-v3', 'webhook-publisher']) {
+      expect(again.text).toContain(`${service}: migrations unchanged since they last ran, not run again`);
+    }
+    expect(again.text).not.toContain('migrating customers-v1');
+    // A start says nothing alarming on its way up: readiness probes of services still starting
+    // are answers, not errors, and the dev broker has every topic before a consumer subscribes.
+    expect(again.text).not.toContain('ServiceUnavailableException');
+    expect(again.text).not.toContain('does not host this topic-partition');
     expect(await snapshot(place, baseUrl as string)).toEqual(before);
     // The secret the subscription was given on the first start still signs its webhooks.
     const { call } = await apiOf(place, baseUrl as string);
