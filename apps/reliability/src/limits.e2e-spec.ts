@@ -10,9 +10,16 @@ const HEADERS_TIMEOUT_MS = 2_000;
 const REQUEST_TIMEOUT_MS = 4_000;
 const ATTACHMENT_MAX_BYTES = 1024 * 1024;
 const WEBHOOK_TIMEOUT_MS = 1_000;
-/** How long the slow-loris trickles below would take to send all they have: ~550 bytes at 200 ms, 1000 at 50 ms. */
-const TRICKLE_HEADERS_MS = 110_000;
-const TRICKLE_BODY_MS = 50_000;
+/**
+ * How long the slow-loris trickles below would take to send all they have: ~550 bytes at 1 s, 1000
+ * at 250 ms. Far beyond the limits (2 s, 4 s), so that half of them bounds the cut-offs with a wide
+ * margin for a busy machine's late timers, and a server without the limits (the trickle runs to
+ * its end) still fails.
+ */
+const TRICKLE_HEADERS_EVERY_MS = 1_000;
+const TRICKLE_BODY_EVERY_MS = 250;
+const TRICKLE_HEADERS_MS = 550 * TRICKLE_HEADERS_EVERY_MS;
+const TRICKLE_BODY_MS = 1_000 * TRICKLE_BODY_EVERY_MS;
 /** A company of its own for the upload and webhook cases, so the rate-limit case's budget is not shared. */
 const C = '3000003';
 
@@ -239,16 +246,16 @@ describe('limits through the api-gateway', () => {
     ['a service reached directly', () => h.system.serviceUrls['customers-v1']],
   ])('cuts off slow-loris clients at %s while a normal client is still served', async (_label, url) => {
     const base = url();
-    const slowHeaders = Array.from({ length: 20 }, () => trickle(base, `GET /v1/customer HTTP/1.1\r\nHost: x\r\nX-Slow: ${'a'.repeat(500)}\r\n\r\n`, 200));
+    const slowHeaders = Array.from({ length: 20 }, () => trickle(base, `GET /v1/customer HTTP/1.1\r\nHost: x\r\nX-Slow: ${'a'.repeat(500)}\r\n\r\n`, TRICKLE_HEADERS_EVERY_MS));
     const slowBodies = Array.from({ length: 20 }, () =>
-      // Complete headers at once, then the body one byte every 50 ms: cut by REQUEST_TIMEOUT_MS.
-      trickle(base, '{'.repeat(1000), 50, 'POST /v1/customer HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n'),
+      // Complete headers at once, then the body one byte every 250 ms: cut by REQUEST_TIMEOUT_MS.
+      trickle(base, '{'.repeat(1000), TRICKLE_BODY_EVERY_MS, 'POST /v1/customer HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n'),
     );
     // While they trickle, a normal client is served promptly.
     const headers = await h.auth.headers({ company: B });
     await new Promise((resolve) => setTimeout(resolve, 500));
     const normalStarted = Date.now();
-    // Well before the trickles end (55 s and more): a server they starved would answer after them.
+    // Well before the trickles end (250 s and more): a server they starved would answer after them.
     const normal = await fetch(`${base}/v1/customer?pageSize=1`, { headers, signal: AbortSignal.timeout(TRICKLE_BODY_MS / 2) });
     const normalMs = Date.now() - normalStarted;
     expect(normal.status).toBe(200);
@@ -270,5 +277,6 @@ describe('limits through the api-gateway', () => {
       bodyCutAfterMsMax: Math.max(...bodyCuts.map((c) => c.afterMs)),
       normalClientMs: normalMs,
     };
-  }, 30_000);
+    // About 5 s. Without the limits the cuts never come and this bound (the body trickle's own time) fails it.
+  }, TRICKLE_BODY_MS);
 });

@@ -4,6 +4,12 @@ import type { ServiceLogger } from '@erp/observability';
 import { createScratchDatabase } from '../test-support/scratch-database';
 import { BackgroundLoop, type BackgroundLoopOptions, type StepOutcome } from './background-loop';
 import { sleep } from './backoff';
+import { withTimeout } from './deadline';
+
+/** A fallback (poll, backoff) far beyond any wait of this file: whatever happens sooner was not it. */
+const AN_HOUR = 60 * 60_000;
+/** How long `stop()` may take where it must end at once: far below AN_HOUR, far above its real few ms. */
+const STOP_PATIENCE_MS = 60_000;
 
 /** Every line the loop logs, by level: what an operator would see. */
 class RecordingLogger implements ServiceLogger {
@@ -23,6 +29,12 @@ async function eventually(what: string, check: () => boolean | Promise<boolean>,
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await sleep(10);
   }
+}
+
+/** The first index `find` gives that is not -1, once it gives one. */
+async function eventuallyIndex(what: string, find: () => number): Promise<number> {
+  await eventually(what, () => find() !== -1);
+  return find();
 }
 
 /** Timers and sockets alive in this process (what keeps Jest from exiting). */
@@ -82,16 +94,15 @@ describe('BackgroundLoop over real PostgreSQL', () => {
 
   it('wakes on a NOTIFY of its channel at once, long before the poll interval', async () => {
     let steps = 0;
-    startLoop({ step: async () => (steps++, 'idle'), listen: listen() });
-    await eventually('the first step and the LISTEN', async () => steps >= 1 && (await loopSessions()) === 1);
-    // Opening the session asks for one more look (notifications before it were lost): let it pass.
-    await sleep(100);
+    // The poll is an hour away, beyond the waits' patience: a step within it came from the NOTIFY.
+    startLoop({ pollIntervalMs: AN_HOUR, step: async () => (steps++, 'idle'), listen: listen() });
+    // The first step, then the one more look that opening the session asks for (notifications
+    // before it were lost); after those the loop waits.
+    await eventually('the first step, the LISTEN and the look after it', async () => steps >= 2 && (await loopSessions()) === 1);
     const before = steps;
 
-    const notified = Date.now();
     await admin.query(`SELECT pg_notify($1, '')`, [channel]);
     await eventually('a step after the NOTIFY', () => steps > before);
-    expect(Date.now() - notified).toBeLessThan(1_000);
 
     // Another channel's notification is not its business.
     const after = steps;
@@ -136,11 +147,18 @@ describe('BackgroundLoop over real PostgreSQL', () => {
     // Equal jitter: each pause is at least half its un-jittered delay (100, 200, 400, 400 ms).
     const pauses = times.slice(1).map((time, i) => time - times[i]!);
     [50, 100, 200, 200].forEach((floor, i) => expect(pauses[i]).toBeGreaterThanOrEqual(floor - 5));
-    expect(pauses[3]).toBeLessThan(1_000);
+    // The delays the loop chose (its log lines say them): doubling, jittered, capped at maxMs (the
+    // fourth un-capped would be 800 ms). The pauses above show it slept each.
+    const delays = [...logger.at('warn'), ...logger.at('debug')].map((line) => Number(/retrying in (\d+) ms/.exec(line)?.[1]));
+    [[50, 100], [100, 200], [200, 400], [200, 400]].forEach(([low, high], i) => {
+      expect(delays[i]).toBeGreaterThanOrEqual(low!);
+      expect(delays[i]).toBeLessThanOrEqual(high!);
+      expect(pauses[i]).toBeGreaterThanOrEqual(delays[i]! - 5);
+    });
     expect(reported).toEqual([1, 2, 3, 4]);
     // One warning per outage; the repeats at debug level; one line when it is over.
     expect(logger.at('warn')).toEqual([expect.stringMatching(/^test loop: Error: database away \(1\); retrying in \d+ ms \(failure 1\)$/)]);
-    expect(logger.at('debug')).toHaveLength(3);
+    expect(logger.at('debug')).toEqual([2, 3, 4].map((n) => expect.stringMatching(new RegExp(`retrying in \\d+ ms \\(failure ${n}\\)$`))));
     expect(logger.at('log')).toEqual(['test loop: working again after 4 failure(s)']);
   });
 
@@ -173,8 +191,10 @@ describe('BackgroundLoop over real PostgreSQL', () => {
   it('gives the step its session, and replaces a lost one (whose loss it reports) to keep listening', async () => {
     const lost: string[] = [];
     const pids: number[] = [];
+    // The poll is an hour away: the test wakes the loop itself where the poll would, so that only
+    // the NOTIFY at the end can explain the step after it.
     startLoop({
-      pollIntervalMs: 200,
+      pollIntervalMs: AN_HOUR,
       listen: { ...listen(), onLost: (error) => lost.push(error.message) },
       step: async ({ session }) => {
         const { rows } = await (await session()).query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
@@ -182,18 +202,21 @@ describe('BackgroundLoop over real PostgreSQL', () => {
         return 'idle';
       },
     });
-    await eventually('the first step', () => pids.length >= 1);
+    // The first step and the look after it (its session was new): then the loop waits, no step running.
+    await eventually('the first step and the look after it', () => pids.length >= 2);
     await admin.query('SELECT pg_terminate_backend($1)', [pids[0]]);
     await eventually('the loss to be noticed', () => lost.length === 1);
     expect(logger.at('warn')).toEqual([expect.stringMatching(/^test loop: lost its database session \(/)]);
-    await eventually('a step on a new session', () => pids.some((pid) => pid !== pids[0]));
+    loop!.wake();
+    // The step on the new session, and the one more look that opening it asks for.
+    const firstOnNew = await eventuallyIndex('a step on a new session', () => pids.findIndex((pid) => pid !== pids[0]));
+    await eventually('the look after the new session', () => pids.length >= firstOnNew + 2);
     expect(await loopSessions()).toBe(1);
 
     // The new session LISTENs too.
-    await sleep(100);
     const before = pids.length;
     await admin.query(`SELECT pg_notify($1, '')`, [channel]);
-    await eventually('a step after the NOTIFY', () => pids.length > before, 150);
+    await eventually('a step after the NOTIFY', () => pids.length > before);
   });
 
   it('stops cleanly: waits for the running step, drains, then closes its session and leaves no timer or socket', async () => {
@@ -253,19 +276,22 @@ describe('BackgroundLoop over real PostgreSQL', () => {
     });
     await eventually('the step to hang', () => stepStarted);
 
+    // The step never ends, and without stopTimeoutMs stop() would wait for it for ever: that it
+    // returns at all shows the give-up; that it took stopTimeoutMs, that it waited first.
     const started = Date.now();
-    await loop!.stop();
-    expect(Date.now() - started).toBeLessThan(1_500);
+    await withTimeout(loop!.stop(), STOP_PATIENCE_MS, 'stop() still waits for the hung step');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(290);
     expect(drained).toBe(false);
     await eventually('the session to be closed', async () => (await loopSessions()) === 0);
   });
 
+  // The wait and the backoff are an hour long: stop() returning within STOP_PATIENCE_MS ended them.
   it.each([
-    ['waiting for a NOTIFY', (): Partial<BackgroundLoopOptions> => ({ listen: listen(), step: async () => 'idle' })],
+    ['waiting for a NOTIFY', (): Partial<BackgroundLoopOptions> => ({ pollIntervalMs: AN_HOUR, listen: listen(), step: async () => 'idle' })],
     [
       'backing off',
       (): Partial<BackgroundLoopOptions> => ({
-        retry: { initialMs: 30_000, maxMs: 30_000 },
+        retry: { initialMs: AN_HOUR, maxMs: AN_HOUR },
         step: async () => {
           throw new Error('always');
         },
@@ -279,9 +305,7 @@ describe('BackgroundLoop over real PostgreSQL', () => {
     await eventually('the first step', () => steps > 0);
     await sleep(100);
 
-    const started = Date.now();
-    await loop!.stop();
-    expect(Date.now() - started).toBeLessThan(500);
+    await withTimeout(loop!.stop(), STOP_PATIENCE_MS, 'stop() waits out the hour-long wait');
     expect(liveHandles()).toEqual(baseline);
     expect(await loopSessions()).toBe(0);
   });

@@ -1,4 +1,5 @@
 import { backoffDelay, sleep } from './backoff';
+import { withTimeout } from './deadline';
 
 describe('backoffDelay', () => {
   const options = { initialMs: 100, maxMs: 1_000 };
@@ -20,12 +21,15 @@ describe('backoffDelay', () => {
 });
 
 describe('sleep', () => {
-  it('ends early when its signal aborts', async () => {
+  const timers = () => process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
+
+  it('ends early when its signal aborts, leaving no timer', async () => {
+    const baseline = timers();
     const controller = new AbortController();
-    const started = Date.now();
-    const slept = sleep(5_000, controller.signal);
+    // An hour's sleep: ending within the minute below, it was the abort that ended it.
+    const slept = sleep(60 * 60_000, controller.signal);
     setTimeout(() => controller.abort(), 20);
-    await slept;
-    expect(Date.now() - started).toBeLessThan(1_000);
+    await withTimeout(slept, 60_000, 'the sleep went on after its signal aborted');
+    expect(timers()).toBe(baseline);
   });
 });

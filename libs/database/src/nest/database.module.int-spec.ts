@@ -1,6 +1,7 @@
 import { Injectable, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { InjectDataSource, InjectRepository, TypeOrmModule } from '@nestjs/typeorm';
+import { Client } from 'pg';
 import { DataSource, Repository } from 'typeorm';
 import { metricsRegistry } from '@erp/observability';
 
@@ -125,17 +126,37 @@ describe('DatabaseModule', () => {
     };
     const app = await NestFactory.createApplicationContext(AppModule, { logger: false });
     const dataSource = app.get(DataSource);
+    // The queries wait for a lock this session holds until the test has looked: they stay busy as
+    // long as the look takes, however slow the machine.
+    const blocker = new Client(database.url);
+    await blocker.connect();
+    const LOCK = 4_711_001;
+    let released = false;
+    const release = async () => {
+      if (!released) await blocker.query('SELECT pg_advisory_unlock($1)', [LOCK]);
+      released = true;
+    };
     try {
-      // Two sleeping queries take both connections; a third waits in the pool's queue.
-      const held = [1, 2, 3].map(() => dataSource.query('SELECT pg_sleep(1.5)'));
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      await blocker.query('SELECT pg_advisory_lock($1)', [LOCK]);
+      // Two waiting queries take both connections; a third waits in the pool's queue.
+      const held = [1, 2, 3].map(() => dataSource.query('SELECT pg_advisory_xact_lock($1)', [LOCK]));
+      const deadline = Date.now() + 120_000;
+      const used = () => sample('db_client_connections_usage{pool="pool-metrics-test",state="used"}');
+      const pending = () => sample('db_client_connections_pending_requests{pool="pool-metrics-test"}');
+      while ((await used()) !== 2 || (await pending()) !== 1) {
+        if (Date.now() > deadline) throw new Error('timed out waiting for both connections used and one query queued');
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
       expect(await sample('db_client_connections_max{pool="pool-metrics-test"}')).toBe(2);
-      expect(await sample('db_client_connections_usage{pool="pool-metrics-test",state="used"}')).toBe(2);
-      expect(await sample('db_client_connections_pending_requests{pool="pool-metrics-test"}')).toBe(1);
+      expect(await used()).toBe(2);
+      expect(await pending()).toBe(1);
+      await release();
       await Promise.all(held);
-      expect(await sample('db_client_connections_usage{pool="pool-metrics-test",state="used"}')).toBe(0);
-      expect(await sample('db_client_connections_pending_requests{pool="pool-metrics-test"}')).toBe(0);
+      expect(await used()).toBe(0);
+      expect(await pending()).toBe(0);
     } finally {
+      await release().catch(() => undefined);
+      await blocker.end();
       await app.close();
     }
     expect(await sample('db_client_connections_max{pool="pool-metrics-test"}')).toBeUndefined();
@@ -156,10 +177,16 @@ describe('DatabaseModule', () => {
     })
     class AppModule {}
 
-    const started = Date.now();
-    await expect(
-      NestFactory.createApplicationContext(AppModule, { logger: false, abortOnError: false }),
-    ).rejects.toThrow();
-    expect(Date.now() - started).toBeLessThan(15_000);
+    // Its retries and no more: two connects, each refused, then start-up fails with the refusal
+    // (shown by counting the connects, not by a wall-clock bound).
+    const connects = jest.spyOn(Client.prototype, 'connect');
+    try {
+      await expect(
+        NestFactory.createApplicationContext(AppModule, { logger: false, abortOnError: false }),
+      ).rejects.toThrow(/ECONNREFUSED/);
+      expect(connects).toHaveBeenCalledTimes(2);
+    } finally {
+      connects.mockRestore();
+    }
   });
 });

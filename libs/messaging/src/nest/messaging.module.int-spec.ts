@@ -6,7 +6,7 @@ import { CustomerEvent, type DomainEvent, TOPICS } from '@erp/contracts';
 import { createServiceApp, listen } from '@erp/bootstrap';
 import { DatabaseModule } from '@erp/database';
 import { createLogger, HealthModule } from '@erp/observability';
-import { testKafkaBrokers, testTopicPrefix, waitUntil } from '@erp/testing';
+import { PATIENCE_MS, testKafkaBrokers, testTopicPrefix, waitUntil } from '@erp/testing';
 import type { DataSource } from 'typeorm';
 import { Outbox } from '../outbox/outbox';
 import {
@@ -24,6 +24,14 @@ import { OutboxRelayService } from './outbox-relay.service';
 const GROUP = 'messaging-module-test.projection';
 /** Events of a customer number ending so make the handler throw, so they end on the dead-letter topic. */
 const POISON = 'POISON';
+/** The relay's slow paths (its idle poll, its stop deadline for a hung round or flush), put far away. */
+const AN_HOUR = 60 * 60_000;
+/**
+ * The bound on `app.close()` (about 0.1 s on an idle machine): far below the relay's hour, and
+ * below the one slow path of shutdown this test cannot move away, the consumer's 10 s wait for a
+ * batch that does not end (STOP_WAIT_MS of event-consumer.ts, a constant).
+ */
+const CLOSE_BOUND_MS = 10_000;
 
 @Injectable()
 class CustomerWrites {
@@ -66,6 +74,9 @@ class TestAppModule {
           clientId: 'messaging-module-test',
           topicPrefix,
           logLevel: 'nothing',
+          // Commits wake the relay (NOTIFY) and stop() ends its waits: with the fallbacks an hour
+          // away, the events below arriving and the prompt shutdown show those, not the fallbacks.
+          relay: { pollIntervalMs: AN_HOUR, shutdownFlushTimeoutMs: AN_HOUR },
           // Two quick attempts, so the poison event is dead-lettered within the test.
           consumers: { ...FAST_CONSUMER, maxAttempts: 2, retry: { initialMs: 50, maxMs: 100 } },
         }),
@@ -142,14 +153,14 @@ describe('MessagingModule in a Nest service', () => {
   it('shuts down promptly, ending the relay’s session and leaving the consumer group', async () => {
     const started = Date.now();
     await app.close();
-    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(Date.now() - started).toBeLessThan(CLOSE_BOUND_MS);
     // The relay ended its session; the server's backend leaves pg_stat_activity a moment after the
-    // client's Terminate message (longer on a loaded machine), so the count is polled briefly.
+    // client's Terminate message (longer on a loaded machine), so the count is polled.
     const relaySessions = async () =>
       ((await db.dataSource.query(
         `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name LIKE '%outbox-relay%'`,
       )) as Array<{ n: number }>)[0]?.n;
-    await waitUntil('the relay\'s session to leave pg_stat_activity', async () => (await relaySessions()) === 0, 5_000, 50);
+    await waitUntil('the relay\'s session to leave pg_stat_activity', async () => (await relaySessions()) === 0, PATIENCE_MS, 50);
     expect(await relaySessions()).toBe(0);
     // The transport stopped its consumers (they left the group) and forgot them.
     expect(app.get(KafkaEventTransport).consumerStatuses()).toEqual([]);
