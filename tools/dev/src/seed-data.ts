@@ -1,6 +1,6 @@
 import { type DevKeyPair, signDevToken } from '@erp/auth';
 import { seedPrices } from './seed-prices';
-import type { SeedCustomer } from './seed-requests';
+import { type SeedCustomer, seedFetch } from './seed-requests';
 import { demoProducts, seedInventory, seedSalesOrders } from './seed-sales-orders';
 import { seedSupplierInvoices } from './seed-supplier-invoices';
 
@@ -73,12 +73,12 @@ export async function seedCompany(options: SeedOptions): Promise<boolean> {
     accept: 'application/json',
   };
   if (options.onlyIfEmpty) {
-    const existing = await fetch(`${options.baseUrl}/v1/customer?pageSize=1&pageNumber=1`, { headers });
+    const existing = await seedFetch(`${options.baseUrl}/v1/customer?pageSize=1&pageNumber=1`, { headers });
     if (existing.ok && ((await existing.json()) as unknown[]).length > 0) return false;
   }
   const created: SeedCustomer[] = [];
   for (const customer of demoCustomers(options.customers ?? 60)) {
-    const response = await fetch(`${options.baseUrl}/v1/customer`, { method: 'POST', headers, body: JSON.stringify(customer) });
+    const response = await seedFetch(`${options.baseUrl}/v1/customer`, { method: 'POST', headers, body: JSON.stringify(customer) });
     if (response.status !== 201) throw new Error(`Seeding a customer failed with ${response.status}: ${await response.text()}`);
     created.push((await response.json()) as SeedCustomer);
   }

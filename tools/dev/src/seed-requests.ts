@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+
 /** A customer the seed created through /v1/customer. */
 export interface SeedCustomer {
   number: string;
@@ -10,5 +12,28 @@ export interface SeedCustomer {
  * (docs/cross-service-reads.md).
  */
 export function sendNamingCustomers(method: 'POST' | 'PUT', url: string, headers: Record<string, string>, body: unknown): Promise<Response> {
-  return fetch(url, { method, headers, body: JSON.stringify(body) });
+  return seedFetch(url, { method, headers, body: JSON.stringify(body) });
+}
+
+/** How long the seed keeps retrying a 503 the gateway asked it to retry (Retry-After). */
+const SEED_RETRY_PATIENCE_MS = 120_000;
+
+/**
+ * `fetch` for the seed: a 503 with Retry-After (the gateway still learning a service's routes on a
+ * busy machine, a replica draining) is tried again after the time it names, with the same
+ * Idempotency-Key on a write, so a retried create counts once (docs/api-conventions.md). Every
+ * other answer is the caller's, as it came.
+ */
+export async function seedFetch(url: string, init: RequestInit = {}): Promise<Response> {
+  const method = (init.method ?? 'GET').toUpperCase();
+  const headers = new Headers(init.headers);
+  if ((method === 'POST' || method === 'PATCH') && !headers.has('idempotency-key')) headers.set('idempotency-key', `seed-${randomUUID()}`);
+  const giveUpAt = Date.now() + SEED_RETRY_PATIENCE_MS;
+  for (;;) {
+    const response = await fetch(url, { ...init, headers });
+    const retryAfter = Number(response.headers.get('retry-after'));
+    if (response.status !== 503 || !Number.isFinite(retryAfter) || retryAfter <= 0 || Date.now() > giveUpAt) return response;
+    await response.arrayBuffer();
+    await new Promise((resolve) => setTimeout(resolve, Math.min(retryAfter, 10) * 1000));
+  }
 }

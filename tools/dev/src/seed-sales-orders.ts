@@ -1,5 +1,5 @@
 import { demoBasePrices } from './seed-prices';
-import { type SeedCustomer, sendNamingCustomers } from './seed-requests';
+import { type SeedCustomer, seedFetch, sendNamingCustomers } from './seed-requests';
 
 /**
  * Demo sales orders, created through the public API like every other seed (POST, then PATCH with
@@ -135,7 +135,7 @@ export function demoInventoryItems(): Array<{ inventoryId: string; item: Record<
  */
 export async function seedInventory(options: { baseUrl: string; headers: Record<string, string> }): Promise<number> {
   for (const { inventoryId, item } of demoInventoryItems()) {
-    const response = await fetch(`${options.baseUrl}/api/v3/Inventory/${encodeURIComponent(inventoryId)}`, {
+    const response = await seedFetch(`${options.baseUrl}/api/v3/Inventory/${encodeURIComponent(inventoryId)}`, {
       method: 'PUT',
       headers: options.headers,
       body: JSON.stringify(item),
@@ -173,7 +173,7 @@ export async function seedSalesOrders(options: SeedSalesOrdersOptions): Promise<
     // Move some orders along, the way a client would: PATCH with the ETag the POST returned.
     const later = [undefined, undefined, undefined, 'BackOrder', 'Completed', 'Cancelled'][i % 6];
     if (later && body.status === 'Open') {
-      const patched = await fetch(`${options.baseUrl}${response.headers.get('location')}`, {
+      const patched = await seedFetch(`${options.baseUrl}${response.headers.get('location')}`, {
         method: 'PATCH',
         headers: { ...options.headers, 'if-match': response.headers.get('etag') ?? '' },
         body: JSON.stringify({ status: later }),

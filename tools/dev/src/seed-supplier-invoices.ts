@@ -1,3 +1,5 @@
+import { seedFetch } from './seed-requests';
+
 /**
  * Demo supplier invoices with lines, each with a small attachment, created through the public API
  * like every other seed. The attachments service learns each invoice from its created event, so
@@ -73,7 +75,7 @@ export async function seedSupplierInvoices(options: SeedSupplierInvoicesOptions)
   const json = { ...headers, 'content-type': 'application/json', accept: 'application/json' };
   let created = 0;
   for (const invoice of demoSupplierInvoices(options.invoices ?? 8)) {
-    const response = await fetch(`${baseUrl}/v1/supplierInvoice`, { method: 'POST', headers: json, body: JSON.stringify(invoice) });
+    const response = await seedFetch(`${baseUrl}/v1/supplierInvoice`, { method: 'POST', headers: json, body: JSON.stringify(invoice) });
     if (response.status !== 201) throw new Error(`Seeding a supplier invoice failed with ${response.status}: ${await response.text()}`);
     const { referenceNumber } = (await response.json()) as { referenceNumber: string };
     // Right after the invoice: the attachments service asks supplier-invoices-v1 about an invoice its events have not brought yet.
@@ -87,6 +89,6 @@ async function uploadScan(baseUrl: string, headers: Record<string, string>, refe
   const { 'content-type': _json, ...uploadHeaders } = headers;
   const form = new FormData();
   form.append('file', new Blob([demoPdf(`Supplier invoice ${referenceNumber}`)], { type: 'application/pdf' }), `invoice-${referenceNumber}.pdf`);
-  const response = await fetch(`${baseUrl}/v1/supplierInvoice/${referenceNumber}/Attachment`, { method: 'POST', headers: uploadHeaders, body: form });
+  const response = await seedFetch(`${baseUrl}/v1/supplierInvoice/${referenceNumber}/Attachment`, { method: 'POST', headers: uploadHeaders, body: form });
   if (response.status !== 201) throw new Error(`Seeding an attachment of ${referenceNumber} failed with ${response.status}: ${await response.text()}`);
 }
