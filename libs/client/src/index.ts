@@ -1,6 +1,7 @@
 export { ErpClient, CLIENT_VERSION, type ErpClientOptions } from './erp-client';
 export { ErpApiError, ErpAuthError, ErpConflictError, ErpNetworkError, WebhookVerificationError } from './errors';
 export type { ApiResponse, RequestOptions, TokenSource } from './http/transport';
+export { parseRetryAfter } from './http/transport';
 export { v1Timestamp, type Query, type QueryValue } from './http/query';
 export { listV1, DEFAULT_V1_PAGE_SIZE, type V1FilterValue, type V1ListOptions, type V1PageInfo } from './paging/v1-list';
 export { listV3, type V3ListOptions, type V3PageInfo } from './paging/v3-list';

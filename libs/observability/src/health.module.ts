@@ -64,10 +64,9 @@ export const DRAINING_READINESS = {
  */
 export class ReadinessLog {
   private last: 'ready' | 'not ready' | undefined;
+  private everReady = false;
 
   constructor(private readonly logger: Pick<Logger, 'log' | 'warn'> = new Logger('Readiness')) {}
-
-  private everReady = false;
 
   ready(): void {
     if (this.last === 'not ready') this.logger.log(this.everReady ? 'ready again' : 'ready');

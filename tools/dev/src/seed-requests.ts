@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { parseRetryAfter } from '@erp/client';
 
 /** A customer the seed created through /v1/customer. */
 export interface SeedCustomer {
@@ -31,9 +32,10 @@ export async function seedFetch(url: string, init: RequestInit = {}): Promise<Re
   const giveUpAt = Date.now() + SEED_RETRY_PATIENCE_MS;
   for (;;) {
     const response = await fetch(url, { ...init, headers });
-    const retryAfter = Number(response.headers.get('retry-after'));
-    if (response.status !== 503 || !Number.isFinite(retryAfter) || retryAfter <= 0 || Date.now() > giveUpAt) return response;
+    // The typed client's reading of Retry-After (delta-seconds or an HTTP date).
+    const retryAfter = parseRetryAfter(response.headers.get('retry-after'));
+    if (response.status !== 503 || retryAfter === undefined || Date.now() > giveUpAt) return response;
     await response.arrayBuffer();
-    await new Promise((resolve) => setTimeout(resolve, Math.min(retryAfter, 10) * 1000));
+    await new Promise((resolve) => setTimeout(resolve, Math.min(Math.max(retryAfter, 1), 10) * 1000));
   }
 }

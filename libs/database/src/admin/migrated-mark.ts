@@ -4,7 +4,7 @@ import { withAdminClient } from './database-admin';
 
 /**
  * A note on a database saying which migration sources last migrated it in full, so that a start
- * on the same sources can leave its migrate process out (`npm start`: five processes, about 8 s of
+ * on the same sources can leave its migrate process out (`npm start`: five processes, about 13 s of
  * CPU, on every start of a person's day). The note is the database's comment: it goes with the
  * database (a reset, another checkout's server), needs no table of ours, and carries a digest of
  * the applied migrations' names, so a migration reverted or applied by hand since makes it stale.
