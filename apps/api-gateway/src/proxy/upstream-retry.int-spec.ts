@@ -36,9 +36,14 @@ async function gatewayTo(urls: string[]): Promise<Gateway> {
   const verifier = await TokenVerifier.create({ issuer: DEV_ISSUER, audience: DEV_AUDIENCE, publicKeyPem: auth.publicKeyPem });
   const app: FastifyInstance = Fastify();
   const customers = new ReplicaSet(urls);
-  // Every path is the customers service's (the route table is not under test here).
+  // Every path is the customers service's (the route table is not under test here), and every
+  // first attempt goes to the first replica listed. Not `customers.pick()`: the proxy's readiness
+  // watch asks each replica twice a second, and a misbehaving fake fails that probe too, so on a
+  // busy machine a request sent after the first probe skipped the replica under test (a 200 from
+  // the healthy one, no retry counted) and the rule was never exercised.
+  const first = urls[0] as string;
   const routes: RouteResolver = {
-    resolve: async () => ({ rule: { upstream: 'customers', v1: true, template: '/v1/customer/{customerNumber}' }, baseUrl: customers.pick(), replicas: customers }),
+    resolve: async () => ({ rule: { upstream: 'customers', v1: true, template: '/v1/customer/{customerNumber}' }, baseUrl: first, replicas: customers }),
   };
   await app.register(proxyPlugin, { routes, upstreams: { customers }, verifier, upstreamTimeoutMs: RESPONSE_TIMEOUT_MS });
   await app.listen({ port: 0, host: '127.0.0.1' });
