@@ -38,7 +38,7 @@ export function spawnTs(name: string, entry: string, env: NodeJS.ProcessEnv, opt
  * with `--build=compiled`. Packages resolve from the repository's node_modules.
  */
 export function spawnCompiled(name: string, entry: string, env: NodeJS.ProcessEnv, options: SpawnOptions = {}): SpawnedProcess {
-  return spawnNode(name, ['--enable-source-maps', join(REPO_ROOT, entry)], { NODE_ENV: 'production', ...env }, options);
+  return spawnNode(name, ['--enable-source-maps', join(REPO_ROOT, entry), ...(options.args ?? [])], { NODE_ENV: 'production', ...env }, options);
 }
 
 function spawnNode(name: string, args: string[], env: NodeJS.ProcessEnv, options: SpawnOptions): SpawnedProcess {

@@ -4,7 +4,7 @@ import { type DevKeyPair, loadOrCreateDevKeyPair } from '@erp/auth';
 import { databaseNameOf, ensureDatabase, ensureRuntimeLogin, freePort, isMigratedFrom, markMigratedFrom, releaseMigrationLease, startEmbeddedPostgres, type EmbeddedPostgresHandle } from '@erp/database';
 import type { KafkaDevBroker } from '@erp/kafka-dev-broker';
 import { appLauncher, type AppBuild } from './app-launcher';
-import { spawnTs, untilExitedOk, waitForReady, type SpawnedProcess } from './child-process';
+import { untilExitedOk, waitForReady, type SpawnedProcess } from './child-process';
 import { startDevBroker } from './dev-broker';
 import { migrationSourcesHash } from './migration-sources';
 import { assertPortsFree } from './start/port-check';
@@ -207,8 +207,8 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
         const migrate = (databaseUrl: string) => {
           signal.throwIfAborted();
           log(`migrating ${service.name}`);
-          // One version of every service at a time here: both steps at once (docs/migrations.md).
-          const proc = spawnTs(`${service.name} migrate`, `${service.dir}/src/migrate.ts`, { ...commonEnv, DATABASE_URL: databaseUrl }, { quiet: true, args: ['--phase=contract'] });
+          // Both steps at once (one version here, docs/migrations.md), from the services' build: the e2e targets run the image's migrate.js.
+          const proc = spawnApp(service, { ...commonEnv, DATABASE_URL: databaseUrl }, { quiet: true, args: ['--phase=contract'] }, `${service.name} migrate`, 'migrate');
           migrations.add(proc);
           return untilExitedOk(proc).finally(() => migrations.delete(proc));
         };

@@ -88,7 +88,8 @@ export async function startTestSystem(label: string, options: TestSystemOptions 
   };
 }
 
-function testSystemBuild(): NonNullable<SystemOptions['build']> {
+/** How test systems start their apps: TEST_SYSTEM_BUILD (`source`, the default, or `compiled`; the `e2e` targets set `compiled`). */
+export function testSystemBuild(): NonNullable<SystemOptions['build']> {
   const value = process.env['TEST_SYSTEM_BUILD'];
   if (value === undefined || value === '' || value === 'source') return 'source';
   if (value === 'compiled') return 'compiled';

@@ -2,7 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { databaseNameOf, dropDatabase, ensureDatabase, ensureRuntimeLogin, freePort } from '@erp/database';
-import { GATEWAY, runTs, SERVICES, type ServiceSpec, spawnTs, type SpawnedProcess, waitForReady } from '@erp/dev';
+import { appLauncher, GATEWAY, runTs, SERVICES, type ServiceSpec, spawnTs, type SpawnedProcess, untilExitedOk, waitForReady } from '@erp/dev';
+import { testSystemBuild } from '@erp/dev/testing';
 import { type TestAuth, testDatabaseName, testDatabaseServerUrl, testKafkaBrokers, testTopicPrefix } from '@erp/testing';
 
 /** Which code a process runs: the previous release's worktree, or the working tree. */
@@ -49,6 +50,13 @@ export class MixedSystem {
     return version === 'previous' ? this.previousRoot : undefined;
   }
 
+  /**
+   * The working tree's apps start as every other test system's do (TEST_SYSTEM_BUILD: the `e2e`
+   * target runs their image builds); the previous release's from its worktree's source, which has
+   * no build of its own.
+   */
+  private readonly currentApp = appLauncher(testSystemBuild());
+
   /** What every process of either version gets (each reads only what its config declares). */
   private commonEnv(): Record<string, string> {
     return {
@@ -72,15 +80,14 @@ export class MixedSystem {
    */
   async migrate(version: Version, step?: 'expand' | 'contract'): Promise<void> {
     await Promise.all(
-      SERVICES.filter((service) => service.database).map((service) =>
-        runTs(
-          `${service.name}@${version} migrate`,
-          `${service.dir}/src/migrate.ts`,
-          { ...this.commonEnv(), DATABASE_URL: this.databaseUrls[service.name] as string },
-          step ? [`--phase=${step}`] : [],
-          this.root(version),
-        ),
-      ),
+      SERVICES.filter((service) => service.database).map((service) => {
+        const name = `${service.name}@${version} migrate`;
+        const env = { ...this.commonEnv(), DATABASE_URL: this.databaseUrls[service.name] as string };
+        const args = step ? [`--phase=${step}`] : [];
+        const root = this.root(version);
+        if (root) return runTs(name, `${service.dir}/src/migrate.ts`, env, args, root);
+        return untilExitedOk(this.currentApp(service, env, { quiet: true, args }, name, 'migrate'));
+      }),
     );
   }
 
@@ -127,11 +134,9 @@ export class MixedSystem {
     const port = await freePort();
     const name = `${service.name}@${version}#${++this.serial}`;
     const root = this.root(version);
-    const proc = spawnTs(name, `${service.dir}/src/main.ts`, { ...env, PORT: String(port), HOST: '127.0.0.1' }, {
-      quiet: true,
-      nodeArgs: service.nodeArgs,
-      ...(root ? { root } : {}),
-    });
+    const processEnv = { ...env, PORT: String(port), HOST: '127.0.0.1' };
+    const options = { quiet: true, nodeArgs: service.nodeArgs };
+    const proc = root ? spawnTs(name, `${service.dir}/src/main.ts`, processEnv, { ...options, root }) : this.currentApp(service, processEnv, options, name);
     const running = { name, service, version, url: `http://127.0.0.1:${port}`, proc };
     this.processes.push(running);
     await waitForReady(`${running.url}/health/ready`, proc);
