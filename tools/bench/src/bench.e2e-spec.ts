@@ -3,6 +3,7 @@ import { Client } from 'pg';
 import { signDevToken } from '@erp/auth';
 import { dropDatabase } from '@erp/database';
 import type { RunningSystem } from '@erp/dev';
+import { testSystemBuild } from '@erp/dev/testing';
 import { testDatabaseName, testDatabaseServerUrl, testKafkaBrokers } from '@erp/testing';
 import { createCustomersBaseline } from './baseline/customers-baseline';
 import { createSalesOrdersBaseline } from './baseline/sales-orders-baseline';
@@ -36,6 +37,8 @@ describe('tools/bench against the real system', () => {
         return unique;
       },
       kafkaBrokers: testKafkaBrokers(),
+      // As every e2e system: the image builds under the e2e target (TEST_SYSTEM_BUILD), the source otherwise.
+      build: testSystemBuild(),
       services: [...new Set(SCENARIOS.flatMap((x) => x.services))],
       systemEnv: { ...attachmentsScenario.systemEnv, LOG_LEVEL: 'warn' },
     });

@@ -1,5 +1,6 @@
 import { dropDatabase } from '@erp/database';
 import type { RunningSystem } from '@erp/dev';
+import { testSystemBuild } from '@erp/dev/testing';
 import { testDatabaseName, testDatabaseServerUrl, testKafkaBrokers } from '@erp/testing';
 import { markdownReport } from '../framework/report';
 import { runScenarios, startBenchSystem } from '../framework/run-bench';
@@ -19,6 +20,8 @@ describe('bench scenario webhook-latency against the real system', () => {
         return unique;
       },
       kafkaBrokers: testKafkaBrokers(),
+      // As every e2e system: the image builds under the e2e target (TEST_SYSTEM_BUILD), the source otherwise.
+      build: testSystemBuild(),
       services: webhookLatencyScenario.services,
       systemEnv: { LOG_LEVEL: 'warn' },
     });
